@@ -1,0 +1,2 @@
+// Placeholder replaced by the provisioning root hooks.
+export const mochaHooks = {};
