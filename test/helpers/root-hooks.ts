@@ -1,2 +1,36 @@
-// Placeholder replaced by the provisioning root hooks.
-export const mochaHooks = {};
+// Mocha root hooks: start the real servers once per run through the same provisioning as `npm start`
+// (reusing TEMPORAL_ADDRESS / MONGODB_URI when reachable), and stop what we started afterwards.
+import { randomUUID } from 'node:crypto';
+import { provisionInfra, type Infra } from '../../scripts/infra';
+import { resetConfig } from '../../src/config';
+import { connectMongo, disconnectMongo } from '../../src/db/connection';
+import { closeTemporalClient } from '../../src/temporal/client';
+import { stopWorker } from './worker';
+
+let infra: Infra | undefined;
+
+export const mochaHooks = {
+  async beforeAll(this: Mocha.Context) {
+    this.timeout(30 * 60_000); // a cold machine builds the Temporal CLI and FerretDB first
+    infra = await provisionInfra('test');
+    process.env.MONGODB_URI = infra.mongo.uri;
+    process.env.TEMPORAL_ADDRESS = infra.temporal.address;
+    // A task queue of our own: concurrent test runs against one server never pick up each other's tasks.
+    process.env.TEMPORAL_TASK_QUEUE = `einvoice-test-${randomUUID().slice(0, 8)}`;
+    process.env.WEBHOOK_RETRY_SCHEDULE ??= '200ms,400ms,600ms,800ms,1000ms,1200ms';
+    resetConfig();
+    await connectMongo(infra.mongo.uri);
+  },
+  async afterAll(this: Mocha.Context) {
+    this.timeout(60_000);
+    await stopWorker();
+    await closeTemporalClient();
+    await disconnectMongo();
+    await infra?.stop();
+  },
+};
+
+export function testInfra(): Infra {
+  if (!infra) throw new Error('root hooks have not provisioned the servers');
+  return infra;
+}

@@ -1,0 +1,2 @@
+// Everything a workflow does to the world; registered on the worker by src/temporal/worker-factory.ts.
+export { advanceInvoiceStatus } from './invoice-status';

@@ -1,0 +1,42 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { Invoice, type InvoiceStatus } from '../src/db/models';
+import { predecessorsOf, startsNewRun } from '../src/domain/status-transitions';
+
+export interface StatusChange {
+  invoiceId: string;
+  to: InvoiceStatus;
+  reason?: string | null;
+}
+
+export interface StatusChangeResult {
+  status: InvoiceStatus;
+  run: number;
+  /** False when the invoice already had that status (a retried activity): nothing was written twice. */
+  changed: boolean;
+}
+
+/**
+ * Persists one forward-only transition with a timestamped history entry. The update is conditioned on the
+ * current status being a legal predecessor, so two racing writers cannot move an invoice backwards.
+ */
+export async function advanceInvoiceStatus({ invoiceId, to, reason = null }: StatusChange): Promise<StatusChangeResult> {
+  const current = await Invoice.findById(invoiceId, { status: 1, run: 1 }).lean();
+  if (!current) throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} not found`, 'invoice_not_found');
+  const from = current.status as InvoiceStatus;
+  if (from === to) return { status: to, run: current.run ?? 1, changed: false };
+  if (!predecessorsOf(to).includes(from)) {
+    throw ApplicationFailure.nonRetryable(`illegal transition ${from} -> ${to} for invoice ${invoiceId}`, 'illegal_transition');
+  }
+  const run = (current.run ?? 1) + (startsNewRun(from, to) ? 1 : 0);
+  const at = new Date();
+  const updated = await Invoice.findOneAndUpdate(
+    { _id: invoiceId, status: from },
+    { $set: { status: to, reason, run }, $push: { history: { status: to, at, reason, run } } },
+    { new: true },
+  ).lean();
+  if (!updated) {
+    // Someone else moved it between our read and write: let Temporal retry, re-reading the new status.
+    throw ApplicationFailure.retryable(`invoice ${invoiceId} changed concurrently`, 'concurrent_transition');
+  }
+  return { status: to, run, changed: true };
+}

@@ -1,0 +1,49 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+
+export interface ManagedProcess {
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a long-running server process whose output goes to a log file (shown on failure),
+ * and a stop() that signals it and waits for it to exit.
+ */
+export function startLogged(cmd: string, args: string[], logFile: string, env?: NodeJS.ProcessEnv): ManagedProcess {
+  const out = fs.openSync(logFile, 'a');
+  // Own process group: a terminal Ctrl-C reaches us, and we stop servers after the processes using them.
+  const child = spawn(cmd, args, { stdio: ['ignore', out, out], env: env ?? process.env, detached: true });
+  fs.closeSync(out);
+  killOnExit(child);
+  return { child, stop: () => stopChild(child) };
+}
+
+export function stopChild(child: ChildProcess, graceMs = 5000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export function tail(file: string, lines = 20): string {
+  try {
+    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** If this process exits without stopping a child (crash, process.exit), do not leave it orphaned. */
+export function killOnExit(child: ChildProcess): void {
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', kill);
+  child.once('exit', () => process.removeListener('exit', kill));
+}

@@ -1,0 +1,19 @@
+import Koa from 'koa';
+import { problemErrors } from '../http/errors';
+import { requestId } from '../http/request-id';
+import { healthRouter } from './health';
+import { partnerRouter } from './partner';
+
+/** Composes the API: request id, problem+json errors, then the routers. */
+export function createApp(): Koa {
+  const app = new Koa();
+  app.proxy = true;
+  app.silent = true; // errors are logged by problemErrors with the request id
+  app.use(requestId());
+  app.use(problemErrors());
+  for (const router of [healthRouter(), partnerRouter()]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  return app;
+}

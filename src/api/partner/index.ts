@@ -1,0 +1,21 @@
+import Router from '@koa/router';
+import { partnerAuth, smeAuth } from '../../http/partner-auth';
+import { jsonBody } from '../../http/json-body';
+import { registerPing } from './ping';
+import { registerWhoami } from './whoami';
+
+/**
+ * The Partner API (/v1/partner). Order matters and is visible here: partner credentials first, then the
+ * endpoints that need only them, then the SME connection secret for everything else.
+ */
+export function partnerRouter(): Router {
+  const router = new Router({ prefix: '/v1/partner' });
+  router.use(partnerAuth());
+  registerPing(router);
+  registerWhoami(router);
+
+  const smeScoped = new Router();
+  smeScoped.use(smeAuth(), jsonBody());
+  router.use(smeScoped.routes(), smeScoped.allowedMethods());
+  return router;
+}

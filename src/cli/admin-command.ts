@@ -1,0 +1,114 @@
+import { parseArgs } from 'node:util';
+import { config } from '../config';
+import { connectMongo, disconnectMongo } from '../db/connection';
+import { Partner, type PartnerDoc } from '../db/models';
+import { AdminError, connectSme, createPartner, updatePartner } from '../services/admin';
+import { webhookUrlProblem } from '../webhooks/url-policy';
+import { UsageError, type CliIo } from './io';
+
+const USAGE = `usage:
+  einvoice admin partner:create --name <erpName> --mode test|live [--webhook-url <url>]
+  einvoice admin partner:update --partner <partnerId> [--webhook-url <url>] [--rate-limit <perMinute>]
+  einvoice admin sme:connect --partner <partnerId> --trn <15 digits> --name <legal name>`;
+
+/** `einvoice admin ...`: issue credentials. Prints JSON; other tools script against these names and fields. */
+export async function adminCommand(args: string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = args;
+  const handler = sub ? SUBCOMMANDS[sub] : undefined;
+  if (!handler) throw new UsageError(sub ? `unknown admin command "${sub}"\n${USAGE}` : USAGE);
+  const flags = parseFlags(rest, handler.flags);
+  const input = handler.check(flags); // argument errors before touching the database
+  await connectMongo(config().mongodbUri);
+  try {
+    io.stdout.write(JSON.stringify(await handler.run(input)) + '\n');
+    return 0;
+  } catch (err) {
+    if (err instanceof AdminError) {
+      io.stderr.write(`einvoice admin ${sub}: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await disconnectMongo();
+  }
+}
+
+type Flags = Record<string, string | undefined>;
+interface Subcommand<T> {
+  flags: string[];
+  check(flags: Flags): T;
+  run(input: T): Promise<unknown>;
+}
+
+const partnerCreate: Subcommand<{ name: string; mode: 'test' | 'live'; webhookUrl: string | null }> = {
+  flags: ['name', 'mode', 'webhook-url'],
+  check(f) {
+    const name = required(f, 'name');
+    const mode = required(f, 'mode');
+    if (mode !== 'test' && mode !== 'live') throw new UsageError(`--mode must be test or live, got "${mode}"`);
+    return { name, mode, webhookUrl: webhookUrl(f, mode) };
+  },
+  run: (input) => createPartner(input),
+};
+
+const partnerUpdate: Subcommand<{ partnerId: string; webhookUrl?: string; rateLimit?: number }> = {
+  flags: ['partner', 'webhook-url', 'rate-limit'],
+  check(f) {
+    const partnerId = required(f, 'partner');
+    let rateLimit: number | undefined;
+    if (f['rate-limit'] !== undefined) {
+      rateLimit = Number(f['rate-limit']);
+      if (!Number.isInteger(rateLimit) || rateLimit < 1) throw new UsageError(`--rate-limit must be a positive integer (requests per minute), got "${f['rate-limit']}"`);
+    }
+    if (f['webhook-url'] === undefined && rateLimit === undefined) throw new UsageError('nothing to update: pass --webhook-url and/or --rate-limit');
+    return { partnerId, webhookUrl: f['webhook-url'], rateLimit };
+  },
+  async run({ partnerId, webhookUrl: url, rateLimit }) {
+    const partner = await Partner.findById(partnerId).lean<PartnerDoc>();
+    if (!partner) throw new AdminError('partner_not_found', `no partner ${partnerId}`);
+    if (url !== undefined) {
+      const problem = webhookUrlProblem(url, partner.mode);
+      if (problem) throw new AdminError('invalid_webhook_url', problem);
+    }
+    return updatePartner(partnerId, { webhookUrl: url, rateLimitPerMinute: rateLimit });
+  },
+};
+
+const smeConnect: Subcommand<{ partnerId: string; trn: string; name: string }> = {
+  flags: ['partner', 'trn', 'name'],
+  check(f) {
+    const trn = required(f, 'trn');
+    if (!/^\d{15}$/.test(trn)) throw new UsageError(`--trn must be exactly 15 digits, got "${trn}"`);
+    return { partnerId: required(f, 'partner'), trn, name: required(f, 'name') };
+  },
+  run: (input) => connectSme(input),
+};
+
+const SUBCOMMANDS: Record<string, Subcommand<any>> = {
+  'partner:create': partnerCreate,
+  'partner:update': partnerUpdate,
+  'sme:connect': smeConnect,
+};
+
+function parseFlags(args: string[], names: string[]): Flags {
+  const options = Object.fromEntries(names.map((n) => [n, { type: 'string' as const }]));
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values as Flags;
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0]);
+  }
+}
+
+function required(flags: Flags, name: string): string {
+  const value = flags[name];
+  if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function webhookUrl(flags: Flags, mode: 'test' | 'live'): string | null {
+  const url = flags['webhook-url'];
+  if (url === undefined) return null;
+  const problem = webhookUrlProblem(url, mode);
+  if (problem) throw new UsageError(`--webhook-url: ${problem}`);
+  return url;
+}

@@ -1,0 +1,69 @@
+// Every environment variable the service reads, parsed once, with defaults.
+export interface Config {
+  port: number;
+  mongodbUri: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+  temporalTaskQueue: string;
+  providerSandboxUrl: string | null;
+  providerLiveUrl: string | null;
+  adminToken: string | null;
+  jwtSecret: string;
+  /** Waits before each webhook retry, in milliseconds. */
+  webhookRetryScheduleMs: number[];
+  pintAeSchematronDir: string | null;
+  /** Time budget for the official Schematron pass, in milliseconds. */
+  schematronBudgetMs: number;
+  defaultRateLimitPerMinute: number;
+  logLevel: string;
+}
+
+/** 30 s, 2 min, 10 min, 30 min, 1 h, 3 h: the product owner's "30 s to 3 h" webhook backoff. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: int(env, 'PORT', 3000),
+    mongodbUri: env.MONGODB_URI || 'mongodb://127.0.0.1:27017/einvoice',
+    temporalAddress: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
+    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    temporalTaskQueue: env.TEMPORAL_TASK_QUEUE || 'einvoice',
+    providerSandboxUrl: env.PROVIDER_SANDBOX_URL || null,
+    providerLiveUrl: env.PROVIDER_LIVE_URL || null,
+    adminToken: env.ADMIN_TOKEN || null,
+    jwtSecret: env.JWT_SECRET || 'dev-only-jwt-secret-change-me',
+    webhookRetryScheduleMs: schedule(env.WEBHOOK_RETRY_SCHEDULE),
+    pintAeSchematronDir: env.PINT_AE_SCHEMATRON_DIR || null,
+    schematronBudgetMs: int(env, 'PINT_AE_SCHEMATRON_BUDGET_MS', 10_000),
+    defaultRateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+/** "30s,2m,10m" or "30000,120000" (plain numbers are milliseconds). */
+export function schedule(raw: string | undefined): number[] {
+  if (!raw) return DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS;
+  return raw.split(',').map((part) => {
+    const m = /^\s*(\d+)\s*(ms|s|m|h)?\s*$/.exec(part);
+    if (!m) throw new Error(`WEBHOOK_RETRY_SCHEDULE: cannot read "${part}" (use e.g. 30s,2m,10m,30m,1h,3h)`);
+    const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h'];
+    return Number(m[1]) * unit;
+  });
+}
+
+let cached: Config | undefined;
+/** The process-wide configuration (tests reset it after changing the environment). */
+export function config(): Config {
+  return (cached ??= loadConfig());
+}
+export function resetConfig(): void {
+  cached = undefined;
+}

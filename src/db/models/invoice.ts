@@ -1,0 +1,43 @@
+import { Schema, model, type InferSchemaType } from 'mongoose';
+
+export const INVOICE_STATUSES = ['draft', 'queued', 'transformed', 'validated', 'blocked_no_credit', 'delivered', 'acknowledged', 'rejected'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+const historyEntrySchema = new Schema(
+  {
+    status: { type: String, enum: INVOICE_STATUSES, required: true },
+    at: { type: Date, required: true },
+    reason: { type: String, default: null },
+    run: { type: Number, required: true }, // pipeline run (1 + number of retries)
+  },
+  { _id: false },
+);
+
+/** The system of record for an invoice: what the API answers with, never Temporal. */
+const invoiceSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // invoiceId (uuid)
+    partnerId: { type: String, required: true },
+    smeId: { type: String, required: true },
+    mode: { type: String, enum: ['test', 'live'], required: true },
+    number: { type: String, required: true },
+    issueYear: { type: Number, required: true },
+    issueDate: { type: String, required: true },
+    sellerTrn: { type: String, required: true },
+    status: { type: String, enum: INVOICE_STATUSES, required: true },
+    reason: { type: String, default: null },
+    run: { type: Number, default: 1 },
+    history: { type: [historyEntrySchema], default: [] },
+    body: { type: Schema.Types.Mixed, required: true },
+    externalRef: { type: String, default: null },
+    documentUuid: { type: String, default: null },
+    xml: { type: String, default: null },
+  },
+  { timestamps: true, versionKey: false, minimize: false },
+);
+// "Unique per SME per year" (SPEC 2.1) is enforced by the database, so concurrent creates cannot both win.
+invoiceSchema.index({ smeId: 1, issueYear: 1, number: 1 }, { unique: true });
+invoiceSchema.index({ partnerId: 1, smeId: 1, createdAt: -1, _id: -1 });
+
+export type InvoiceDoc = InferSchemaType<typeof invoiceSchema> & { _id: string };
+export const Invoice = model('Invoice', invoiceSchema, 'invoices');

@@ -1,0 +1,19 @@
+import { Schema, model, type InferSchemaType } from 'mongoose';
+
+/** An SME connected to a partner; the connection secret (hashed) resolves it on every SME-scoped call. */
+const smeConnectionSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // smeId (uuid)
+    partnerId: { type: String, required: true, index: true },
+    trn: { type: String, required: true },
+    legalName: { type: String, required: true },
+    connectionSecretHash: { type: String, required: true, unique: true },
+    status: { type: String, enum: ['active', 'revoked'], default: 'active' },
+    credits: { type: Number, default: 0 },
+  },
+  { timestamps: true, versionKey: false },
+);
+smeConnectionSchema.index({ partnerId: 1, trn: 1 }, { unique: true });
+
+export type SmeConnectionDoc = InferSchemaType<typeof smeConnectionSchema> & { _id: string };
+export const SmeConnection = model('SmeConnection', smeConnectionSchema, 'sme_connections');

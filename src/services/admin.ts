@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { Partner, SmeConnection, type PartnerDoc } from '../db/models';
+import { randomToken, sha256Hex } from '../credentials/secrets';
+
+// Issuing credentials (DESIGN "Decisions"): secrets are returned once and stored as SHA-256 hashes.
+
+export class AdminError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface CreatedPartner {
+  partnerId: string;
+  erpName: string;
+  mode: 'test' | 'live';
+  apiKey: string;
+  apiSecret: string;
+  webhookSecret: string;
+}
+
+export async function createPartner(input: { name: string; mode: 'test' | 'live'; webhookUrl?: string | null }): Promise<CreatedPartner> {
+  const partnerId = randomUUID();
+  const apiKey = randomToken(input.mode === 'test' ? 'erp_test_' : 'erp_live_');
+  const apiSecret = randomToken('sk_', 32);
+  const webhookSecret = randomToken('whsec_', 32);
+  await Partner.create({
+    _id: partnerId,
+    erpName: input.name,
+    mode: input.mode,
+    status: input.mode === 'test' ? 'test' : 'live_pending',
+    apiKeyHash: sha256Hex(apiKey),
+    apiKeyPrefix: apiKey.slice(0, 13),
+    apiSecretHash: sha256Hex(apiSecret),
+    webhookSecret,
+    webhookUrl: input.webhookUrl ?? null,
+  });
+  return { partnerId, erpName: input.name, mode: input.mode, apiKey, apiSecret, webhookSecret };
+}
+
+/** The partner as operators may see it: no secrets, not even their hashes. */
+export interface PartnerView {
+  partnerId: string;
+  erpName: string;
+  mode: string;
+  status: string;
+  webhookUrl: string | null;
+  rateLimitPerMinute: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export async function updatePartner(partnerId: string, changes: { webhookUrl?: string | null; rateLimitPerMinute?: number | null; status?: PartnerDoc['status'] }): Promise<PartnerView> {
+  const $set: Record<string, unknown> = {};
+  if (changes.webhookUrl !== undefined) $set.webhookUrl = changes.webhookUrl;
+  if (changes.rateLimitPerMinute !== undefined) $set.rateLimitPerMinute = changes.rateLimitPerMinute;
+  if (changes.status !== undefined) $set.status = changes.status;
+  const updated = await Partner.findOneAndUpdate({ _id: partnerId }, { $set }, { new: true }).lean<PartnerDoc>();
+  if (!updated) throw new AdminError('partner_not_found', `no partner ${partnerId}`);
+  return partnerView(updated);
+}
+
+export function partnerView(p: PartnerDoc): PartnerView {
+  return {
+    partnerId: p._id,
+    erpName: p.erpName,
+    mode: p.mode,
+    status: p.status,
+    webhookUrl: p.webhookUrl ?? null,
+    rateLimitPerMinute: p.rateLimitPerMinute ?? null,
+    createdAt: new Date(p.createdAt as Date).toISOString(),
+    updatedAt: new Date(p.updatedAt as Date).toISOString(),
+  };
+}
+
+export interface ConnectedSme {
+  smeId: string;
+  partnerId: string;
+  trn: string;
+  connectionSecret: string;
+}
+
+export async function connectSme(input: { partnerId: string; trn: string; name: string }): Promise<ConnectedSme> {
+  if (!(await Partner.exists({ _id: input.partnerId }))) throw new AdminError('partner_not_found', `no partner ${input.partnerId}`);
+  if (await SmeConnection.exists({ partnerId: input.partnerId, trn: input.trn })) {
+    throw new AdminError('sme_already_connected', `TRN ${input.trn} is already connected to partner ${input.partnerId}`);
+  }
+  const smeId = randomUUID();
+  const connectionSecret = randomToken('cs_', 32);
+  await SmeConnection.create({ _id: smeId, partnerId: input.partnerId, trn: input.trn, legalName: input.name, connectionSecretHash: sha256Hex(connectionSecret) });
+  return { smeId, partnerId: input.partnerId, trn: input.trn, connectionSecret };
+}

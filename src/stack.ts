@@ -1,0 +1,100 @@
+// `npm start`: the whole local stack in one command. Starts (or reuses) Temporal with its Web UI and a
+// MongoDB-compatible server, then the worker and the API as child processes, seeds a test partner once,
+// and prints credentials and ready-to-paste curl commands. Ctrl-C stops what this process started, only that.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { DATA_DIR, provisionInfra, ProvisioningError, type Infra } from '../scripts/infra';
+import { killOnExit, stopChild } from '../scripts/infra/process';
+import { waitUntil } from '../scripts/infra/net';
+import { connectMongo, disconnectMongo } from './db/connection';
+import { seedOnce, type SeedCredentials } from './dev/seed';
+
+const ROOT = path.resolve(__dirname, '..');
+
+async function main(): Promise<void> {
+  const port = Number(process.env.PORT || 3000);
+  const infra = await provisionInfra('dev');
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping...');
+    await Promise.all(children.map((c) => stopChild(c)));
+    await infra.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    MONGODB_URI: infra.mongo.uri,
+    TEMPORAL_ADDRESS: infra.temporal.address,
+  };
+  await connectMongo(infra.mongo.uri);
+  const creds = await seedOnce(DATA_DIR);
+  await disconnectMongo();
+
+  for (const [name, entry] of [['worker', 'src/worker.ts'], ['api', 'src/server.ts']] as const) {
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', entry], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    prefixOutput(child, name);
+    killOnExit(child);
+    child.once('exit', (code, signal) => {
+      if (!stopping) {
+        console.error(`[${name}] exited (${signal ?? code}); stopping the stack`);
+        void stop(1);
+      }
+    });
+    children.push(child);
+  }
+  const up = await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.ok === true, 60_000, 300);
+  if (!up) {
+    console.error(`The API did not answer on port ${port} within 60 s; see the [api] lines above.`);
+    return stop(1);
+  }
+  printWelcome(infra, port, creds);
+}
+
+function prefixOutput(child: ChildProcess, name: string): void {
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffered = '';
+    stream?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) process.stdout.write(`[${name}] ${line}\n`);
+    });
+  }
+}
+
+function printWelcome(infra: Infra, port: number, c: SeedCredentials): void {
+  const base = `http://localhost:${port}`;
+  const auth = `-H 'X-API-Key: ${c.apiKey}' -H 'X-API-Secret: ${c.apiSecret}'`;
+  console.log(`
+Invoice Submission Service is up.
+  API            ${base}   (health: ${base}/healthz, readiness: ${base}/readyz)
+  Temporal       ${infra.temporal.address}${infra.temporal.started ? '' : ' (reused)'}
+  Temporal UI    ${infra.temporal.uiUrl ?? 'http://localhost:8233 (reused server: its own UI)'}
+  MongoDB        ${infra.mongo.uri}${infra.mongo.started ? ` (${path.basename(infra.mongo.how)})` : ' (reused)'}
+
+Test partner (mode test), seeded once and kept in .data/seed-credentials.json:
+  partnerId             ${c.partnerId}
+  X-API-Key             ${c.apiKey}
+  X-API-Secret          ${c.apiSecret}
+  webhook secret        ${c.webhookSecret}
+  SME TRN               ${c.trn}
+  x-erp-partner-secret  ${c.connectionSecret}
+
+Try:
+  curl -s ${base}/v1/partner/ping ${auth}
+  curl -s ${base}/v1/partner/whoami ${auth}
+
+Ctrl-C stops everything this command started.`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof ProvisioningError ? `npm start failed at ${err.message}` : `npm start failed: ${(err as Error).message}`);
+  process.exit(1);
+});

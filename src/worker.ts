@@ -1,0 +1,22 @@
+// Temporal worker entry: runs the invoice and webhook workflows and their activities.
+import { Runtime, DefaultLogger } from '@temporalio/worker';
+import { config } from './config';
+import { connectMongo, disconnectMongo } from './db/connection';
+import { createWorker } from './temporal/worker-factory';
+import { logger } from './logger';
+
+async function main(): Promise<void> {
+  const cfg = config();
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  await connectMongo(cfg.mongodbUri);
+  const worker = await createWorker({ address: cfg.temporalAddress, namespace: cfg.temporalNamespace, taskQueue: cfg.temporalTaskQueue });
+  logger.info({ taskQueue: cfg.temporalTaskQueue, temporal: cfg.temporalAddress }, 'worker started');
+  await worker.run(); // resolves after SIGINT/SIGTERM (the SDK installs the handlers) once in-flight tasks finish
+  await disconnectMongo();
+  logger.info('worker stopped');
+}
+
+main().catch((err) => {
+  logger.error({ err }, 'worker failed');
+  process.exit(1);
+});

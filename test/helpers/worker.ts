@@ -1,0 +1,25 @@
+import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { config } from '../../src/config';
+import { createWorker } from '../../src/temporal/worker-factory';
+
+let running: { worker: Worker; done: Promise<void> } | undefined;
+let starting: Promise<void> | undefined;
+
+/** One real worker for the whole run, on the run's own task queue; started by the first test that needs it. */
+export function ensureWorker(): Promise<void> {
+  starting ??= (async () => {
+    const cfg = config();
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+    const worker = await createWorker({ address: cfg.temporalAddress, namespace: cfg.temporalNamespace, taskQueue: cfg.temporalTaskQueue });
+    running = { worker, done: worker.run() };
+  })();
+  return starting;
+}
+
+export async function stopWorker(): Promise<void> {
+  if (!running) return;
+  running.worker.shutdown();
+  await running.done;
+  running = undefined;
+  starting = undefined;
+}

@@ -1,0 +1,2 @@
+// Deterministic workflow code only (no I/O, no Node APIs); the worker bundles this file.
+export { statusTransitionWorkflow } from './status-transition';
