@@ -105,11 +105,11 @@ function ferretBinary(): string {
   }
   say(`MongoDB: building FerretDB v${FERRETDB_VERSION} from the Go module proxy into ${dir} (first run only; takes a few minutes)...`);
   const env = { ...process.env, GOTOOLCHAIN: 'local', CGO_ENABLED: '0', GOFLAGS: '-mod=mod' };
+  fs.mkdirSync(dir, { recursive: true });
   const moduleDir = downloadModule(go, env);
   // The module lacks the generated build/version/version.txt; without it the binary panics at start.
   const src = path.join(dir, 'src');
   fs.rmSync(src, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
   fs.cpSync(moduleDir, src, { recursive: true });
   makeWritable(src);
   fs.writeFileSync(path.join(src, 'build', 'version', 'version.txt'), `v${FERRETDB_VERSION}`);
@@ -131,7 +131,8 @@ function downloadModule(go: string, env: NodeJS.ProcessEnv): string {
   } catch {
     /* reported below */
   }
-  throw new ProvisioningError('FerretDB download', `go mod download failed: ${(result.stderr || result.stdout || '').trim().split('\n').pop()}`, 'check access to the Go module proxy (GOPROXY)');
+  const why = result.error?.message ?? (result.stderr || result.stdout || '').trim().split('\n').pop();
+  throw new ProvisioningError('FerretDB download', `go mod download failed: ${why}`, 'check access to the Go module proxy (GOPROXY)');
 }
 
 function makeWritable(dir: string): void {
