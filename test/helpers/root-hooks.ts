@@ -8,6 +8,8 @@ import { closeTemporalClient } from '../../src/temporal/client';
 import { stopWorker } from './worker';
 
 let infra: Infra | undefined;
+/** What the environment asked for before the hooks pointed it at the run's servers. */
+export const requestedServers = { temporal: process.env.TEMPORAL_ADDRESS || null, mongo: process.env.MONGODB_URI || null };
 
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
