@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import { problemErrors } from '../http/errors';
 import { requestId } from '../http/request-id';
+import { adminRouter } from './admin';
 import { healthRouter } from './health';
 import { partnerRouter } from './partner';
 
@@ -11,7 +12,7 @@ export function createApp(): Koa {
   app.silent = true; // errors are logged by problemErrors with the request id
   app.use(requestId());
   app.use(problemErrors());
-  for (const router of [healthRouter(), partnerRouter()]) {
+  for (const router of [healthRouter(), partnerRouter(), adminRouter()]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -20,6 +20,7 @@ export const mochaHooks = {
     // A task queue of our own: concurrent test runs against one server never pick up each other's tasks.
     process.env.TEMPORAL_TASK_QUEUE = `einvoice-test-${randomUUID().slice(0, 8)}`;
     process.env.WEBHOOK_RETRY_SCHEDULE ??= '200ms,400ms,600ms,800ms,1000ms,1200ms';
+    process.env.ADMIN_TOKEN ??= 'test-admin-token';
     resetConfig();
     await connectMongo(infra.mongo.uri);
   },

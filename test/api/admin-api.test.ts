@@ -1,0 +1,33 @@
+import { expect } from 'chai';
+import { config } from '../../src/config';
+import { call } from '../helpers/http';
+import { randomTrn } from '../helpers/partners';
+
+describe('admin API (ADMIN_TOKEN)', () => {
+  const admin = () => ({ Authorization: `Bearer ${config().adminToken}` });
+
+  it('creates a partner, connects an SME, and the issued credentials work', async () => {
+    const created = await call('POST', '/v1/admin/partners', { headers: admin(), json: { name: 'API ERP', mode: 'test' } });
+    expect(created.status).to.equal(201);
+    expect(created.body).to.have.all.keys('partnerId', 'erpName', 'mode', 'apiKey', 'apiSecret', 'webhookSecret');
+    const sme = await call('POST', `/v1/admin/partners/${created.body.partnerId}/smes`, { headers: admin(), json: { trn: randomTrn(), name: 'SME' } });
+    expect(sme.status).to.equal(201);
+    expect(sme.body).to.have.all.keys('smeId', 'partnerId', 'trn', 'connectionSecret');
+    const who = await call('GET', '/v1/partner/whoami', { headers: { 'X-API-Key': created.body.apiKey, 'X-API-Secret': created.body.apiSecret } });
+    expect(who.body.connectedSmes).to.equal(1);
+    const patched = await call('PATCH', `/v1/admin/partners/${created.body.partnerId}`, { headers: admin(), json: { rateLimitPerMinute: 50 } });
+    expect(patched.status).to.equal(200);
+    expect(patched.body).to.include({ rateLimitPerMinute: 50 });
+    expect(patched.text).not.to.match(/secret|hash/i);
+  });
+
+  it('401 without the admin token; 400 with field paths for a bad body; 404 for an unknown partner', async () => {
+    const noToken = await call('POST', '/v1/admin/partners', { json: { name: 'x', mode: 'test' } });
+    expect(noToken.status).to.equal(401);
+    const bad = await call('POST', '/v1/admin/partners', { headers: admin(), json: { name: '', mode: 'prod', extra: 1 } });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.meta.errors.map((e: { path: string }) => e.path)).to.have.members(['name', 'mode', 'extra']);
+    const missing = await call('POST', '/v1/admin/partners/nope/smes', { headers: admin(), json: { trn: randomTrn(), name: 'x' } });
+    expect(missing.status).to.equal(404);
+  });
+});
