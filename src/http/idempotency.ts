@@ -1,0 +1,74 @@
+import type { Context, Middleware } from 'koa';
+import type { PartnerDoc, SmeConnectionDoc } from '../db/models';
+import { runIdempotent, type StoredResponse } from '../services/idempotency';
+import { ProblemError } from './problem';
+import { hashRequest } from './request-hash';
+
+export { hashRequest } from './request-hash';
+export { runIdempotent, purgeExpiredIdempotencyRecords, type StoredResponse, type IdempotentResult, type RunIdempotentOptions } from '../services/idempotency';
+
+/** SPEC 8: 1 to 128 characters. */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
+
+/** The Idempotency-Key header of a mutation; 400 when missing, empty or longer than 128 characters. */
+export function requireIdempotencyKey(ctx: Context): string {
+  const key = ctx.get('Idempotency-Key').trim();
+  if (!key) {
+    throw new ProblemError(400, 'idempotency_key_required', 'Idempotency-Key required', 'Send an Idempotency-Key header (1 to 128 characters, for example a UUID) with every POST; reuse it only to retry the same request.');
+  }
+  if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+    throw new ProblemError(400, 'idempotency_key_too_long', 'Idempotency-Key too long', `The Idempotency-Key is ${key.length} characters; send at most ${IDEMPOTENCY_KEY_MAX_LENGTH} (a UUID is 36).`);
+  }
+  return key;
+}
+
+/**
+ * Whose key space a request uses: the partner, narrowed to the connected SME on SME-scoped routes, so one SME's
+ * key can never replay another SME's response.
+ */
+export function idempotencyScope(ctx: Context): string {
+  const partner = ctx.state.partner as PartnerDoc | undefined;
+  const sme = ctx.state.sme as SmeConnectionDoc | undefined;
+  if (!partner) throw new Error('idempotencyScope needs partnerAuth first');
+  return sme ? `partner:${partner._id}:sme:${sme._id}` : `partner:${partner._id}`;
+}
+
+/**
+ * Koa middleware for a single mutation: requires the key, binds it to method + path + canonical body, runs the rest
+ * of the chain at most once and answers replays with the stored bytes and `Idempotent-Replayed: true`.
+ * Mount it after authentication and body parsing.
+ */
+export function idempotent(): Middleware {
+  return async (ctx, next) => {
+    const key = requireIdempotencyKey(ctx);
+    const result = await runIdempotent({
+      scope: idempotencyScope(ctx),
+      key,
+      requestHash: hashRequest(ctx.method, ctx.path, (ctx.request as { body?: unknown }).body),
+      execute: async () => {
+        await next();
+        return captureResponse(ctx);
+      },
+    });
+    writeStoredResponse(ctx, result);
+    if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+  };
+}
+
+/** The response the downstream handler produced, as the bytes Koa would send. */
+export function captureResponse(ctx: Context): StoredResponse {
+  const body: unknown = ctx.body;
+  let text: string;
+  if (body === null || body === undefined) text = '';
+  else if (typeof body === 'string') text = body;
+  else if (Buffer.isBuffer(body)) text = body.toString('utf8');
+  else text = JSON.stringify(body);
+  return { status: ctx.status, body: text, contentType: ctx.response.get('Content-Type') || (text ? 'application/json; charset=utf-8' : '') };
+}
+
+/** Sends a stored response byte for byte (the first answer goes through here too, so both are identical). */
+export function writeStoredResponse(ctx: Context, response: StoredResponse): void {
+  ctx.body = response.body === '' ? null : response.body;
+  ctx.status = response.status;
+  if (response.contentType) ctx.set('Content-Type', response.contentType);
+}

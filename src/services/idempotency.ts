@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { IdempotencyRecord } from '../db/models';
+import { isDuplicateKeyError } from '../db/duplicate-key';
+import { ProblemError, PROBLEM_CONTENT_TYPE, problems } from '../http/problem';
+import { logger } from '../logger';
+
+/** What a replay sends back: the status and the exact bytes of the first answer. */
+export interface StoredResponse {
+  status: number;
+  /** Exact bytes sent (UTF-8 text). */
+  body: string;
+  contentType: string;
+}
+
+export interface IdempotentResult extends StoredResponse {
+  replayed: boolean;
+}
+
+export interface RunIdempotentOptions {
+  /** Whose key space, e.g. the partner id (and SME id): one partner's keys never collide with another's. */
+  scope: string;
+  key: string;
+  /** Fingerprint of the request (see hashRequest); the same key with another hash is a 409. */
+  requestHash: string;
+  execute: () => Promise<StoredResponse>;
+}
+
+/** DESIGN: records are kept 24 hours. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** An in-flight record whose request has not finished after this long is treated as abandoned (a crashed process). */
+export const IN_FLIGHT_LEASE_MS = 5 * 60 * 1000;
+
+/**
+ * Runs execute at most once per (scope, key) within 24 hours and replays its stored response afterwards.
+ *
+ * Insert-first: an in_flight record is created by a unique (scope, key) insert before execute runs, so of two
+ * concurrent requests exactly one executes; the other sees the record in flight (409 idempotency_in_progress) or,
+ * later, completed (replayed). No transactions (FerretDB has none): each step is one atomic single-document write.
+ *
+ * Outcomes of execute:
+ * - a response: stored and returned (replayed: false).
+ * - a client-error ProblemError (4xx) raised after the handler started: stored and returned as a StoredResponse
+ *   with the problem body, so a replay answers the same. Not stored (the record is released so the client can
+ *   retry with the same key): validation_failed (nothing was executed, Stripe's rule: fix the body, keep the key),
+ *   409 idempotency_* problems, 429 (retry later) and 5xx or unexpected errors; those are rethrown.
+ */
+export async function runIdempotent(opts: RunIdempotentOptions): Promise<IdempotentResult> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const owner = randomUUID();
+    const now = Date.now();
+    try {
+      await IdempotencyRecord.create({
+        scope: opts.scope,
+        key: opts.key,
+        requestHash: opts.requestHash,
+        state: 'in_flight',
+        owner,
+        lockedUntil: new Date(now + IN_FLIGHT_LEASE_MS),
+        expiresAt: new Date(now + IDEMPOTENCY_TTL_MS),
+      });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const existing = await existingOutcome(opts, now);
+      if (existing === 'retry') continue;
+      return existing;
+    }
+    return executeAndStore(opts, owner);
+  }
+  // Only reachable when records keep vanishing and reappearing under us: a busy key, answer as in flight.
+  throw inProgress(opts.key);
+}
+
+type ExistingOutcome = IdempotentResult | 'retry';
+
+/** The key is taken: replay, refuse, or clear a dead record and let the caller insert again. */
+async function existingOutcome(opts: RunIdempotentOptions, now: number): Promise<ExistingOutcome> {
+  const record = await IdempotencyRecord.findOne({ scope: opts.scope, key: opts.key }).lean();
+  if (!record) return 'retry'; // released or purged since our insert failed
+  if (record.expiresAt.getTime() <= now) {
+    // Expired records count as absent; the condition on expiresAt leaves a fresh record of a racing request alone.
+    await IdempotencyRecord.deleteOne({ _id: record._id, expiresAt: record.expiresAt });
+    return 'retry';
+  }
+  if (record.requestHash !== opts.requestHash) {
+    throw problems.conflict(
+      'idempotency_key_mismatch',
+      `Idempotency-Key "${opts.key}" was already used with a different request (method, path or body). Use a fresh key, for example a UUID, for a new request.`,
+    );
+  }
+  if (record.state === 'in_flight') {
+    if (record.lockedUntil && record.lockedUntil.getTime() <= now) {
+      await IdempotencyRecord.deleteOne({ _id: record._id, owner: record.owner, state: 'in_flight' });
+      return 'retry';
+    }
+    throw inProgress(opts.key);
+  }
+  const response = record.response!;
+  return { status: response.status, body: response.body ?? '', contentType: response.contentType ?? '', replayed: true };
+}
+
+async function executeAndStore(opts: RunIdempotentOptions, owner: string): Promise<IdempotentResult> {
+  let response: StoredResponse;
+  try {
+    response = await opts.execute();
+  } catch (err) {
+    if (!isReplayableProblem(err)) {
+      await release(opts, owner);
+      throw err;
+    }
+    response = { status: err.status, body: JSON.stringify(err.toBody()), contentType: PROBLEM_CONTENT_TYPE };
+  }
+  const stored = await IdempotencyRecord.updateOne(
+    { scope: opts.scope, key: opts.key, owner, state: 'in_flight' },
+    { $set: { state: 'completed', response, lockedUntil: null } },
+  );
+  if (stored.matchedCount === 0) {
+    // Our lease ran out and another request took the key over; our answer is still the truthful one for this call.
+    logger.warn({ scope: opts.scope, key: opts.key }, 'idempotency record was taken over before completion');
+  }
+  return { ...response, replayed: false };
+}
+
+async function release(opts: RunIdempotentOptions, owner: string): Promise<void> {
+  await IdempotencyRecord.deleteOne({ scope: opts.scope, key: opts.key, owner, state: 'in_flight' }).catch(() => {});
+}
+
+function isReplayableProblem(err: unknown): err is ProblemError {
+  if (!(err instanceof ProblemError)) return false;
+  if (err.status < 400 || err.status >= 500) return false;
+  if (err.status === 429) return false;
+  if (err.code === 'validation_failed') return false;
+  if (err.code.startsWith('idempotency_')) return false;
+  return true;
+}
+
+function inProgress(key: string): ProblemError {
+  return problems.conflict(
+    'idempotency_in_progress',
+    `A request with Idempotency-Key "${key}" is still being processed. Retry after it finishes to receive its result.`,
+  );
+}
+
+/** Periodic cleanup: removes records past their 24 h (reads already treat them as absent). Returns how many. */
+export async function purgeExpiredIdempotencyRecords(now = new Date()): Promise<number> {
+  const res = await IdempotencyRecord.deleteMany({ expiresAt: { $lte: now } });
+  return res.deletedCount ?? 0;
+}
