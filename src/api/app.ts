@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import { problemErrors } from '../http/errors';
+import { httpMetrics } from '../http/metrics';
 import { requestId } from '../http/request-id';
 import { adminRouter } from './admin';
 import { healthRouter } from './health';
@@ -11,6 +12,7 @@ export function createApp(): Koa {
   app.proxy = true;
   app.silent = true; // errors are logged by problemErrors with the request id
   app.use(requestId());
+  app.use(httpMetrics());
   app.use(problemErrors());
   for (const router of [healthRouter(), partnerRouter(), adminRouter()]) {
     app.use(router.routes());

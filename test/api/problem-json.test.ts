@@ -40,6 +40,13 @@ describe('problem+json errors', () => {
     expect(res.body).to.deep.equal({ ok: true, mongodb: true, temporal: true });
   });
 
+  it('/metrics exposes request latency by route pattern', async () => {
+    await call('GET', '/healthz');
+    const res = await call('GET', '/metrics');
+    expect(res.status).to.equal(200);
+    expect(res.text).to.match(/http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} \d+/);
+  });
+
   it('echoes a request id or makes one', async () => {
     const given = await call('GET', '/healthz', { headers: { 'X-Request-Id': 'abc-123' } });
     expect(given.headers.get('x-request-id')).to.equal('abc-123');
