@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { partnerAuth, smeAuth } from '../../http/partner-auth';
 import { jsonBody } from '../../http/json-body';
+import { rateLimit } from '../../http/rate-limit';
 import { registerPing } from './ping';
 import { registerWhoami } from './whoami';
 
@@ -11,6 +12,7 @@ import { registerWhoami } from './whoami';
 export function partnerRouter(): Router {
   const router = new Router({ prefix: '/v1/partner' });
   router.use(partnerAuth());
+  router.use(rateLimit());
   registerPing(router);
   registerWhoami(router);
 
