@@ -5,6 +5,7 @@ import { provisionInfra, type Infra } from '../../scripts/infra';
 import { resetConfig } from '../../src/config';
 import { connectMongo, disconnectMongo } from '../../src/db/connection';
 import { closeTemporalClient } from '../../src/temporal/client';
+import { logger } from '../../src/logger';
 import { stopWorker } from './worker';
 
 let infra: Infra | undefined;
@@ -14,6 +15,7 @@ export const requestedServers = { temporal: process.env.TEMPORAL_ADDRESS || null
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(30 * 60_000); // a cold machine builds the Temporal CLI and FerretDB first
+    logger.level = process.env.LOG_LEVEL || 'warn'; // keep test output readable; errors still show
     infra = await provisionInfra('test');
     process.env.MONGODB_URI = infra.mongo.uri;
     process.env.TEMPORAL_ADDRESS = infra.temporal.address;
