@@ -1,2 +1,3 @@
 // Deterministic workflow code only (no I/O, no Node APIs); the worker bundles this file.
 export { statusTransitionWorkflow } from './status-transition';
+export { webhookDeliveryWorkflow, fireStatusWebhook } from './webhook-delivery';

@@ -1,0 +1,68 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { WebhookDelivery } from '../src/db/models';
+import { createDelivery, beginAttempt, recordAttempt, WebhookError, type AttemptOutcome } from '../src/webhooks/deliveries';
+import { statusChangedBody, stampOf, type EventStatus } from '../src/webhooks/event';
+import { signatureHeaders } from '../src/webhooks/sign';
+import { postWebhook } from '../src/webhooks/send';
+import { config } from '../src/config';
+
+// The webhook workflow's effects on the world. Each is safe to repeat (Temporal may retry an activity).
+
+export interface CreateWebhookDeliveryInput {
+  /** Chosen by the workflow (uuid4 is replay-safe there), so a retried activity finds the same row. */
+  deliveryId: string;
+  invoiceId: string;
+  status: EventStatus;
+  reason: string | null;
+}
+
+/**
+ * Creates the pending row for an invoice event and returns the retry schedule the delivery workflow will
+ * use (read from config here, so the workflow gets it through its history, deterministically). Returns
+ * null, creating nothing, when the partner has no webhook URL: there is no one to tell.
+ */
+export async function createWebhookDelivery(input: CreateWebhookDeliveryInput): Promise<{ deliveryId: string; retryScheduleMs: number[] } | null> {
+  try {
+    return await createDelivery({ ...input, event: { status: input.status, reason: input.reason }, trigger: 'pipeline', retryScheduleMs: config().webhookRetryScheduleMs });
+  } catch (err) {
+    if (err instanceof WebhookError) {
+      if (err.code === 'webhook_url_not_configured') return null;
+      throw ApplicationFailure.nonRetryable(err.message, err.code);
+    }
+    throw err;
+  }
+}
+
+export type WebhookAttemptResult =
+  | ({ kind: 'sent' } & Omit<AttemptOutcome, 'attempt' | 'nextDelayMs'>)
+  /** The attempt was already recorded or the row is terminal/gone: nothing was sent. */
+  | { kind: 'skipped'; rowStatus: string | null };
+
+/**
+ * One signed POST. The payload timestamp and the signature's t are this send's own time, so a retry hours
+ * later is still inside the receiver's 300 s window. Receiver failures are returned, not thrown.
+ */
+export async function sendWebhookAttempt(input: { deliveryId: string; attempt: number }): Promise<WebhookAttemptResult> {
+  const target = await beginAttempt(input.deliveryId, input.attempt);
+  if (!target) {
+    const row = await WebhookDelivery.findById(input.deliveryId, { status: 1 }).lean();
+    return { kind: 'skipped', rowStatus: row?.status ?? null };
+  }
+  const sentAt = Date.now();
+  if (!target.url) return { kind: 'sent', ok: false, status: null, error: 'no webhook URL registered for the partner', sentAt, durationMs: 0 };
+  const { t, timestamp } = stampOf(sentAt);
+  const body = statusChangedBody({ partnerId: target.partnerId, invoiceId: target.invoiceId, status: target.eventStatus, reason: target.eventReason }, timestamp);
+  const headers = {
+    ...signatureHeaders(target.secret, t, body),
+    // Not part of the signature scheme; lets receivers and support correlate requests with delivery rows.
+    'X-Webhook-Delivery-Id': input.deliveryId,
+    'X-Webhook-Attempt': String(input.attempt),
+  };
+  const result = await postWebhook({ url: target.url, mode: target.mode, headers, body });
+  return { kind: 'sent', ok: result.ok, status: result.status, error: result.error, sentAt, durationMs: result.durationMs };
+}
+
+/** Persists one attempt and the next state; returns the row's status (repeating it is a no-op). */
+export async function recordWebhookAttempt(input: { deliveryId: string; outcome: AttemptOutcome }): Promise<string> {
+  return recordAttempt(input.deliveryId, input.outcome);
+}

@@ -1,0 +1,82 @@
+import { ActivityFailure, ApplicationFailure, ParentClosePolicy, log, proxyActivities, sleep, startChild, uuid4 } from '@temporalio/workflow';
+import type * as activities from '../activities';
+import { webhookWorkflowId } from '../src/temporal/workflow-ids';
+
+// invoice.status_changed webhooks (SPEC 6.1): one durable workflow per delivery row; the backoff between
+// attempts is workflow timers (visible in the Web UI, surviving worker restarts), never activity retries.
+
+// Database writes: keep trying through a MongoDB outage rather than lose an event or leave a row half-done.
+const { createWebhookDelivery, recordWebhookAttempt } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['invoice_not_found', 'no_event'] },
+});
+
+// The HTTP attempt returns receiver failures as results; these retries are only for crashes of the activity
+// itself (worker lost, database blip before sending), so a few quick ones suffice.
+const { sendWebhookAttempt } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '30 seconds', // 10 s HTTP timeout + DNS + database reads
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+export interface FireStatusWebhookInput {
+  invoiceId: string;
+  status: 'delivered' | 'rejected';
+  reason: string | null;
+}
+
+/**
+ * Called by the invoice workflow once per pipeline run when the invoice reaches delivered or rejected.
+ * Creates the delivery row and starts webhookDeliveryWorkflow as an abandoned child (it outlives the invoice
+ * workflow, e.g. across continueAsNew), waiting only for the child to start. Does nothing when the partner
+ * has no webhook URL. Never fails the caller for a webhook problem: the invoice outcome matters more, and a
+ * partner can always replay.
+ */
+export async function fireStatusWebhook(input: FireStatusWebhookInput): Promise<void> {
+  const deliveryId = uuid4(); // replay-safe in workflows
+  let created: { deliveryId: string; retryScheduleMs: number[] } | null;
+  try {
+    created = await createWebhookDelivery({ deliveryId, invoiceId: input.invoiceId, status: input.status, reason: input.reason });
+  } catch (err) {
+    if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) {
+      log.warn('webhook not created', { invoiceId: input.invoiceId, reason: err.cause.message });
+      return;
+    }
+    throw err;
+  }
+  if (!created) return;
+  await startChild(webhookDeliveryWorkflow, {
+    workflowId: webhookWorkflowId(created.deliveryId),
+    args: [{ deliveryId: created.deliveryId, retryScheduleMs: created.retryScheduleMs }],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    memo: { invoiceId: input.invoiceId, eventStatus: input.status },
+  });
+}
+
+export interface WebhookDeliveryInput {
+  deliveryId: string;
+  /** Waits before each retry, fixed at start (config is read outside the workflow). */
+  retryScheduleMs: number[];
+}
+
+export interface WebhookDeliveryResult {
+  deliveryId: string;
+  status: string;
+  attempts: number;
+}
+
+/**
+ * Sends at once, then after each failure waits the next entry of the schedule; delivered on any 2xx,
+ * exhausted when the last retry fails. Every attempt and state change is persisted by an activity.
+ */
+export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
+  const { deliveryId, retryScheduleMs } = input;
+  for (let attempt = 1; ; attempt++) {
+    const sent = await sendWebhookAttempt({ deliveryId, attempt });
+    if (sent.kind === 'skipped') return { deliveryId, status: sent.rowStatus ?? 'missing', attempts: attempt - 1 };
+    const nextDelayMs = sent.ok ? null : (retryScheduleMs[attempt - 1] ?? null);
+    const { kind: _kind, ...result } = sent;
+    const status = await recordWebhookAttempt({ deliveryId, outcome: { ...result, attempt, nextDelayMs } });
+    if (status === 'delivered' || status === 'exhausted' || nextDelayMs === null) return { deliveryId, status, attempts: attempt };
+    await sleep(nextDelayMs);
+  }
+}
