@@ -1,0 +1,40 @@
+/**
+ * `einvoice validate DOC.xml`: applies the native PINT-AE rules (both official Schematron files) to
+ * a UBL Invoice or CreditNote and prints `{"fatal":[{id,location,text}],"warning":[...]}` on stdout.
+ *
+ * Exit status: 0 no fatal finding, 1 at least one fatal finding, 2 usage error, unreadable file or
+ * not well-formed XML (one line on stderr).
+ */
+import { XmlParseError, validatePintAeNative } from '../pint-ae/rules';
+
+export interface ValidateIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  readFile: (p: string) => Promise<string>;
+}
+
+const USAGE = 'usage: einvoice validate DOC.xml';
+
+export async function validateCommand(args: string[], io: ValidateIo): Promise<number> {
+  const fail = (message: string): number => {
+    io.stderr.write(`einvoice validate: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+    return 2;
+  };
+  if (args.length !== 1 || args[0] === '' || args[0] === '--help' || args[0] === '-h') return fail(USAGE);
+  const file = args[0];
+  let xml: string;
+  try {
+    xml = await io.readFile(file);
+  } catch (err) {
+    return fail(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  let result: ReturnType<typeof validatePintAeNative>;
+  try {
+    result = validatePintAeNative(xml);
+  } catch (err) {
+    if (err instanceof XmlParseError) return fail(`${file} is not well-formed XML: ${err.message}`);
+    throw err;
+  }
+  io.stdout.write(JSON.stringify({ fatal: result.fatal, warning: result.warning }) + '\n');
+  return result.fatal.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,190 @@
+/**
+ * Evaluates rule tables the way the official (ISO Schematron -> XSLT 2.0) artefacts do:
+ *
+ * - the two official files run one after the other, each pattern separately, over every element of
+ *   the document in document order (the compiled XSLT applies templates to elements only, so rules
+ *   whose context is an attribute never fire);
+ * - within a pattern an element is handled by the FIRST rule (in .sch order) whose context matches,
+ *   and only by it; a dynamic error while matching a context means "no match" (XSLT 2.0 recovery);
+ * - every assert of that rule is evaluated; a failed assert (or a successful report) is a finding;
+ * - a dynamic error inside an assert would abort the official run: it is reported as a finding
+ *   with id `eval-error` (flag fatal) naming the rule that could not be evaluated.
+ */
+import { ASSERTS } from './messages';
+import { type El, type XmlDocument } from './xml';
+import { Lazy, XPathError } from './xpath';
+
+export type PatternId = 'UBL-model' | 'Codesmodel' | 'UBL-modelaligned' | 'Codesmodelaligned';
+
+/** Patterns in the order the official artefacts run them (file 1, then file 2). */
+export const PATTERNS: readonly PatternId[] = ['UBL-model', 'Codesmodel', 'UBL-modelaligned', 'Codesmodelaligned'];
+
+export type Profile = 'billing' | 'selfbilling';
+
+export interface Assert {
+  /** Official assert id; flag and message come from the official file (messages.ts). */
+  id: string;
+  /** The assert's test: true means the document satisfies it. Throws XPathError on a dynamic error. */
+  test: (el: El, ctx: Ctx) => boolean;
+}
+
+export interface Rule {
+  pattern: PatternId;
+  /** 1-based position of the rule in its pattern, as in the .sch (first match wins). */
+  seq: number;
+  /** The official context expression, verbatim. */
+  context: string;
+  /** [namespace, local name] of the element the context's last step can select; '*' = any element. */
+  names: readonly (readonly [string, string])[] | '*';
+  /** Further conditions of the context (parents, predicates); absent = the name is enough. */
+  match?: (el: El, ctx: Ctx) => boolean;
+  asserts: readonly Assert[];
+  /** Set when the official engine can never fire this rule (e.g. an attribute context). */
+  neverFires?: string;
+}
+
+export interface Finding {
+  id: string;
+  location: string;
+  text: string;
+}
+
+export interface Findings {
+  fatal: Finding[];
+  warning: Finding[];
+}
+
+/** Per-document evaluation context: the tree, the profile and memoised document-wide values. */
+export class Ctx {
+  private readonly memos = new Map<string, Lazy<unknown>>();
+  private readonly byName = new Map<string, El[]>();
+
+  constructor(
+    readonly doc: XmlDocument,
+    readonly profile: Profile,
+  ) {}
+
+  get root(): El {
+    return this.doc.root;
+  }
+
+  /** `//ns:local`: every element with that name, in document order. */
+  all(ns: string, local: string): El[] {
+    const key = ns + '\u0000' + local;
+    let list = this.byName.get(key);
+    if (!list) {
+      const candidates = this.doc.byLocal.get(local) ?? [];
+      list = candidates.every((e) => e.ns === ns) ? candidates : candidates.filter((e) => e.ns === ns);
+      this.byName.set(key, list);
+    }
+    return list;
+  }
+
+  /** A document-wide value computed once (errors are remembered and rethrown too). */
+  memo<T>(key: string, compute: () => T): T {
+    let lazy = this.memos.get(key) as Lazy<T> | undefined;
+    if (!lazy) {
+      lazy = new Lazy(compute);
+      this.memos.set(key, lazy as Lazy<unknown>);
+    }
+    return lazy.get();
+  }
+
+  /** A value memoised per element. */
+  memoEl<T>(key: string, el: El, compute: () => T): T {
+    return this.memo(key + '#' + el.order, compute);
+  }
+}
+
+interface PatternIndex {
+  byLocal: Map<string, Rule[]>;
+  wildcard: Rule[];
+  merged: Map<string, Rule[]>;
+}
+
+/** Compiled dispatch tables for a rule set. */
+export class RuleSet {
+  private readonly patterns: Map<PatternId, PatternIndex> = new Map();
+
+  constructor(readonly rules: readonly Rule[]) {
+    for (const p of PATTERNS) this.patterns.set(p, { byLocal: new Map(), wildcard: [], merged: new Map() });
+    const sorted = [...rules].sort((a, b) => a.seq - b.seq);
+    for (const r of sorted) {
+      if (r.neverFires) continue;
+      const idx = this.patterns.get(r.pattern)!;
+      if (r.names === '*') idx.wildcard.push(r);
+      else {
+        const locals = new Set(r.names.map(([, l]) => l));
+        for (const l of locals) {
+          let list = idx.byLocal.get(l);
+          if (!list) idx.byLocal.set(l, (list = []));
+          list.push(r);
+        }
+      }
+    }
+  }
+
+  /** Rules of `pattern` that may match an element named `local`, in .sch order. */
+  candidates(pattern: PatternId, local: string): Rule[] {
+    const idx = this.patterns.get(pattern)!;
+    let list = idx.merged.get(local);
+    if (!list) {
+      list = [...(idx.byLocal.get(local) ?? []), ...idx.wildcard].sort((a, b) => a.seq - b.seq);
+      idx.merged.set(local, list);
+    }
+    return list;
+  }
+
+  /** Runs every pattern over the document; findings in the official order. */
+  run(doc: XmlDocument, profile: Profile): Findings {
+    const ctx = new Ctx(doc, profile);
+    const out: Findings = { fatal: [], warning: [] };
+    for (const pattern of PATTERNS) {
+      for (const el of doc.elements) {
+        const rule = this.firstMatch(pattern, el, ctx);
+        if (rule) evaluate(rule, el, ctx, out);
+      }
+    }
+    return out;
+  }
+
+  private firstMatch(pattern: PatternId, el: El, ctx: Ctx): Rule | undefined {
+    for (const rule of this.candidates(pattern, el.local)) {
+      if (rule.names !== '*' && !rule.names.some(([ns, l]) => l === el.local && ns === el.ns)) continue;
+      if (!rule.match) return rule;
+      try {
+        if (rule.match(el, ctx)) return rule;
+      } catch (e) {
+        if (!(e instanceof XPathError)) throw e;
+        // XSLT 2.0: a dynamic error while matching a pattern is treated as "no match"
+      }
+    }
+    return undefined;
+  }
+}
+
+export const EVAL_ERROR_ID = 'eval-error';
+
+function evaluate(rule: Rule, el: El, ctx: Ctx, out: Findings): void {
+  for (const a of rule.asserts) {
+    const meta = ASSERTS[a.id];
+    if (!meta) throw new Error(`no official assert ${a.id}`);
+    let ok: boolean;
+    try {
+      ok = a.test(el, ctx);
+    } catch (e) {
+      if (!(e instanceof XPathError)) throw e;
+      out.fatal.push({
+        id: EVAL_ERROR_ID,
+        location: el.location(),
+        text: `[${EVAL_ERROR_ID}]-The official rule ${a.id} cannot be evaluated on this document (${e.code}: ${e.message}); the official Schematron stops with this error.`,
+      });
+      continue;
+    }
+    const fires = meta.kind === 'assert' ? !ok : ok;
+    if (!fires) continue;
+    const finding: Finding = { id: a.id, location: el.location(), text: meta.text };
+    if (meta.flag === 'fatal' || meta.flag === 'error') out.fatal.push(finding);
+    else out.warning.push(finding);
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * Allowances and charges: document level, line level and price level (both official files).
+ * The tax-category rules on allowances/charges are in tax-categories.ts.
+ */
+import { CAC, CBC, CREDIT_NOTE, INVOICE, cac, count, has, inLine, matchesContext, p } from '../dsl';
+import type { Ctx, Rule } from '../engine';
+import { isVat } from '../shared';
+import type { El } from '../xml';
+import { cardinalityError, castableDecimalNodes, decOpt, normalizeSpace, numberOpt, someBoolInPattern, someEq } from '../xpath';
+
+const chargeIndicators = (el: El) => el.children(CBC, 'ChargeIndicator');
+
+/** normalize-space(cbc:ChargeIndicator/text()): all text nodes of all indicators, at most one. */
+function indicatorText(el: El): string {
+  const texts = chargeIndicators(el).flatMap((ci) => ci.texts);
+  if (texts.length > 1) throw cardinalityError('cbc:ChargeIndicator/text()', texts.length);
+  return normalizeSpace(texts[0] ?? '');
+}
+
+const hasReason = (el: El) => has(el, 'cbc:AllowanceChargeReason') || has(el, 'cbc:AllowanceChargeReasonCode');
+
+/** `not(parent::ubl:Invoice|parent::cn:CreditNote) or exists(cac:TaxCategory[VAT]/cbc:ID)` */
+function hasVatCategoryIfDocumentLevel(el: El, ctx: Ctx): boolean {
+  const parent = el.parent;
+  const documentLevel = parent !== null && (parent.is(INVOICE, 'Invoice') || parent.is(CREDIT_NOTE, 'CreditNote'));
+  if (!documentLevel) return true;
+  for (const tc of el.children(CAC, 'TaxCategory')) if (isVat(ctx, tc) && tc.hasChild(CBC, 'ID')) return true;
+  return false;
+}
+
+/** ibr-131-ae / ibr-146-ae: Amount = Base * Percentage / 100, as doubles (number()), exact or rounded to 2. */
+function amountMatchesPercentage(el: El): boolean {
+  if (!(has(el, 'cbc:BaseAmount') && has(el, 'cbc:MultiplierFactorNumeric'))) return true;
+  const amount = numberOpt(el.children(CBC, 'Amount'), 'cbc:Amount');
+  const base = numberOpt(el.children(CBC, 'BaseAmount'), 'cbc:BaseAmount');
+  const factor = numberOpt(el.children(CBC, 'MultiplierFactorNumeric'), 'cbc:MultiplierFactorNumeric');
+  const exact = (base * factor) / 100;
+  if (amount === exact) return true; // NaN never equals
+  return amount === Math.round(exact * 100) / 100;
+}
+
+const baseAndFactorTogether = (el: El) => {
+  const m = has(el, 'cbc:MultiplierFactorNumeric');
+  const b = has(el, 'cbc:BaseAmount');
+  return !(m || b) || (m && b);
+};
+
+export const allowanceChargeRules: Rule[] = [
+  // ---- PINT-UBL-validation, UBL-model
+  {
+    pattern: 'UBL-model',
+    seq: 10,
+    context: 'cac:Price/cac:AllowanceCharge',
+    names: [cac('AllowanceCharge')],
+    match: (el) => matchesContext(el, 'cac:Price/cac:AllowanceCharge'),
+    asserts: [{ id: 'ibr-083', test: (el) => indicatorText(el) === 'false' }],
+  },
+  {
+    pattern: 'UBL-model',
+    seq: 11,
+    context: 'cac:AllowanceCharge[cbc:ChargeIndicator = false()]',
+    names: [cac('AllowanceCharge')],
+    match: (el) => someBoolInPattern(chargeIndicators(el), false),
+    asserts: [
+      { id: 'ibr-sr-30', test: (el) => count(el, 'cbc:AllowanceChargeReason') <= 1 },
+      { id: 'ibr-031', test: (el) => inLine(el) || has(el, 'cbc:Amount') },
+      { id: 'ibr-033', test: (el) => inLine(el) || hasReason(el) },
+      { id: 'ibr-041', test: (el) => has(el, 'cbc:Amount') || !inLine(el) },
+      { id: 'ibr-042', test: (el) => hasReason(el) || !inLine(el) },
+    ],
+  },
+  {
+    pattern: 'UBL-model',
+    seq: 12,
+    context: 'cac:AllowanceCharge[cbc:ChargeIndicator = true()]',
+    names: [cac('AllowanceCharge')],
+    match: (el) => someBoolInPattern(chargeIndicators(el), true),
+    asserts: [
+      { id: 'ibr-036', test: (el) => inLine(el) || has(el, 'cbc:Amount') },
+      { id: 'ibr-sr-31', test: (el) => count(el, 'cbc:AllowanceChargeReason') <= 1 },
+      { id: 'ibr-038', test: (el) => inLine(el) || hasReason(el) },
+      { id: 'ibr-043', test: (el) => has(el, 'cbc:Amount') || !inLine(el) },
+      { id: 'ibr-044', test: (el) => hasReason(el) },
+    ],
+  },
+  {
+    pattern: 'UBL-model',
+    seq: 13,
+    context: 'cac:AllowanceCharge',
+    names: [cac('AllowanceCharge')],
+    asserts: [{ id: 'ibr-082', test: (el) => indicatorText(el) === 'true' || indicatorText(el) === 'false' }],
+  },
+  {
+    pattern: 'UBL-model',
+    seq: 14,
+    context: 'cac:AllowanceCharge/cac:TaxCategory',
+    names: [cac('TaxCategory')],
+    match: (el) => matchesContext(el, 'cac:AllowanceCharge/cac:TaxCategory'),
+    asserts: [{ id: 'ibr-sr-61', test: (el) => count(el, 'cbc:TaxExemptionReason') <= 1 }],
+  },
+
+  // ---- PINT-jurisdiction-aligned-rules, UBL-modelaligned
+  {
+    pattern: 'UBL-modelaligned',
+    seq: 6,
+    context: 'cac:Price/cac:AllowanceCharge',
+    names: [cac('AllowanceCharge')],
+    match: (el) => matchesContext(el, 'cac:Price/cac:AllowanceCharge'),
+    asserts: [
+      {
+        id: 'aligned-ibrp-004',
+        test: (el) => {
+          if (!has(el, 'cbc:BaseAmount')) return true;
+          const price = p(el, '../cbc:PriceAmount');
+          const base = el.children(CBC, 'BaseAmount');
+          const amount = el.children(CBC, 'Amount');
+          if (!(castableDecimalNodes(price) && castableDecimalNodes(base) && castableDecimalNodes(amount))) return false;
+          return decOpt(price, 'cbc:PriceAmount')!.eq(decOpt(base, 'cbc:BaseAmount')!.minus(decOpt(amount, 'cbc:Amount')!));
+        },
+      },
+    ],
+  },
+  {
+    pattern: 'UBL-modelaligned',
+    seq: 10,
+    context: 'cac:AllowanceCharge[cbc:ChargeIndicator = false()][not(ancestor::cac:Price)]',
+    names: [cac('AllowanceCharge')],
+    match: (el) => someBoolInPattern(chargeIndicators(el), false) && el.ancestor(CAC, 'Price') === undefined,
+    asserts: [
+      { id: 'aligned-ibrp-032', test: (el, ctx) => hasVatCategoryIfDocumentLevel(el, ctx) },
+      { id: 'aligned-ibrp-057', test: baseAndFactorTogether },
+      { id: 'ibr-131-ae', test: amountMatchesPercentage },
+      { id: 'ibr-115-ae', test: (el) => !someEq(p(el, 'cac:TaxCategory/cbc:ID'), 'N') },
+      { id: 'ibr-168-ae', test: (el) => !(someEq(p(el, 'cac:TaxCategory/cbc:ID'), 'E') && !has(el, 'cbc:AllowanceChargeReasonCode')) },
+    ],
+  },
+  {
+    pattern: 'UBL-modelaligned',
+    seq: 11,
+    context: 'cac:AllowanceCharge[cbc:ChargeIndicator = true()]',
+    names: [cac('AllowanceCharge')],
+    match: (el) => someBoolInPattern(chargeIndicators(el), true),
+    asserts: [
+      { id: 'aligned-ibrp-037', test: (el, ctx) => hasVatCategoryIfDocumentLevel(el, ctx) },
+      { id: 'aligned-ibrp-058', test: baseAndFactorTogether },
+      { id: 'ibr-146-ae', test: amountMatchesPercentage },
+      { id: 'ibr-114-ae', test: (el) => !someEq(p(el, 'cac:TaxCategory/cbc:ID'), 'N') },
+      { id: 'ibr-169-ae', test: (el) => !(someEq(p(el, 'cac:TaxCategory/cbc:ID'), 'E') && !has(el, 'cbc:AllowanceChargeReasonCode')) },
+    ],
+  },
+];

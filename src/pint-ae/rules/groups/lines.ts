@@ -1,0 +1,322 @@
+/**
+ * Invoice / credit note lines: line fields, periods, items, prices, BTAE-08/BTAE-10 (both files).
+ * The per-line tax category rules are in tax-categories.ts.
+ */
+import { CAC, CBC, attrAt, cac, cbc, count, has, matchesContext, ns1, p, typeCodes } from '../dsl';
+import type { Rule } from '../engine';
+import { categoryCode, union } from '../shared';
+import type { El } from '../xml';
+import {
+  compareNumbers,
+  dateOpt,
+  decOpt,
+  opt,
+  someEq,
+  someNe,
+  someNum,
+  toDate,
+  toDouble,
+  type NumOp,
+} from '../xpath';
+
+/** `cac:InvoiceLine/X | cac:CreditNoteLine/X` */
+const underLine = (el: El, rest: string) =>
+  matchesContext(el, `cac:InvoiceLine/${rest}`) || matchesContext(el, `cac:CreditNoteLine/${rest}`);
+
+/**
+ * ibr-085 / ibr-086: the line period's date `local` compared with the document period's: the document
+ * date is cast first (error if two or not a date), then each line date is cast while comparing.
+ */
+function linePeriodWithinDocument(el: El, local: 'StartDate' | 'EndDate', op: NumOp): boolean {
+  const docDates = p(el, `../../cac:InvoicePeriod/cbc:${local}`);
+  const docDate = dateOpt(docDates, `cac:InvoicePeriod/cbc:${local}`);
+  if (docDate !== undefined) {
+    for (const d of el.children(CBC, local)) if (compareNumbers(toDate(d.value), op, docDate)) return true;
+  }
+  return !has(el, `cbc:${local}`) || docDates.length === 0;
+}
+
+/** ibr-029 / ibr-030: EndDate >= StartDate when both are given. */
+function periodOrdered(el: El): boolean {
+  const hasEnd = has(el, 'cbc:EndDate');
+  const hasStart = has(el, 'cbc:StartDate');
+  if (hasEnd && hasStart) {
+    const end = dateOpt(el.children(CBC, 'EndDate'), 'cbc:EndDate');
+    const start = dateOpt(el.children(CBC, 'StartDate'), 'cbc:StartDate');
+    if (end !== undefined && start !== undefined && end >= start) return true;
+  }
+  return !hasStart || !hasEnd;
+}
+
+/** fn:sum over untyped amounts (each cast to xs:double), folded left to right as the engine does. */
+function sumDoubles(nodes: readonly El[]): number {
+  if (nodes.length === 0) return 0;
+  let s = toDouble(nodes[0].value);
+  for (let i = 1; i < nodes.length; i++) s = s + toDouble(nodes[i].value);
+  return s;
+}
+
+/**
+ * ibr-147-ae: round(LineExtensionAmount * 100) div 100 =
+ *   round((Quantity * (PriceAmount div BaseQuantity) + Σ line charges - Σ line allowances) * 100) div 100
+ * All operands are untyped, so the arithmetic is xs:double (as in the official engine).
+ */
+function lineNetAmountConsistent(line: El): boolean {
+  const one = (nodes: El[], what: string): number | undefined => {
+    const n = opt(nodes, what);
+    return n === undefined ? undefined : toDouble(n.value);
+  };
+  const lea = one(line.children(CBC, 'LineExtensionAmount'), 'cbc:LineExtensionAmount');
+  const left = lea === undefined ? undefined : Math.round(lea * 100) / 100;
+
+  const qty = one(union(line.children(CBC, 'InvoicedQuantity'), line.children(CBC, 'CreditedQuantity')), 'quantity');
+  const price = one(p(line, 'cac:Price/cbc:PriceAmount'), 'cac:Price/cbc:PriceAmount');
+  const base = one(p(line, 'cac:Price/cbc:BaseQuantity'), 'cac:Price/cbc:BaseQuantity');
+  const charges = sumDoubles(
+    line
+      .children(CAC, 'AllowanceCharge')
+      .filter((ac) => someEq(ac.children(CBC, 'ChargeIndicator'), 'true'))
+      .flatMap((ac) => ac.children(CBC, 'Amount')),
+  );
+  const allowances = sumDoubles(
+    line
+      .children(CAC, 'AllowanceCharge')
+      .filter((ac) => someEq(ac.children(CBC, 'ChargeIndicator'), 'false'))
+      .flatMap((ac) => ac.children(CBC, 'Amount')),
+  );
+  if (left === undefined || qty === undefined || price === undefined || base === undefined) return false;
+  const right = Math.round((qty * (price / base) + charges - allowances) * 100) / 100;
+  return left === right; // NaN never equals
+}
+
+export const lineRules: Rule[] = [
+  // ---- PINT-UBL-validation, UBL-model
+  {
+    pattern: 'UBL-model',
+    seq: 22,
+    context: 'cac:InvoiceLine | cac:CreditNoteLine',
+    names: [cac('InvoiceLine'), cac('CreditNoteLine')],
+    asserts: [
+      { id: 'ibr-021', test: (el) => ns1(el, 'cbc:ID') !== '' },
+      { id: 'ibr-022', test: (el) => has(el, 'cbc:InvoicedQuantity') || has(el, 'cbc:CreditedQuantity') },
+      {
+        id: 'ibr-023',
+        test: (el) => attrAt(el, 'cbc:InvoicedQuantity', 'unitCode').length > 0 || attrAt(el, 'cbc:CreditedQuantity', 'unitCode').length > 0,
+      },
+      { id: 'ibr-024', test: (el) => has(el, 'cbc:LineExtensionAmount') },
+      { id: 'ibr-025', test: (el) => ns1(el, 'cac:Item/cbc:Name') !== '' },
+      { id: 'ibr-026', test: (el) => has(el, 'cac:Price/cbc:PriceAmount') },
+      { id: 'ibr-027', test: (el) => someNum(p(el, 'cac:Price/cbc:PriceAmount'), '>=', 0) },
+      {
+        id: 'ibr-028',
+        test: (el) => {
+          const bases = p(el, 'cac:Price/cac:AllowanceCharge/cbc:BaseAmount');
+          return someNum(bases, '>=', 0) || bases.length === 0;
+        },
+      },
+      {
+        id: 'ibr-087',
+        test: (el) => {
+          if (!has(el, 'cac:Price/cbc:BaseQuantity')) return true;
+          const q = decOpt(p(el, 'cac:Price/cbc:BaseQuantity'), 'cac:Price/cbc:BaseQuantity');
+          return q !== undefined && q.gt(0);
+        },
+      },
+      {
+        id: 'ibr-089',
+        test: (el) => el.children(CAC, 'DocumentReference').filter((r) => someNum(r.children(CBC, 'DocumentTypeCode'), '=', 130)).length <= 1,
+      },
+      { id: 'ibr-109', test: (el) => count(el, 'cac:OrderLineReference/cbc:LineID') <= 1 },
+      { id: 'ibr-110', test: (el) => count(el, 'cac:InvoicePeriod') <= 1 },
+      { id: 'ibr-111', test: (el) => count(el, 'cac:Price/cac:AllowanceCharge/cbc:Amount') <= 1 },
+      { id: 'ibr-sr-34', test: (el) => count(el, 'cbc:Note') <= 1 },
+      { id: 'ibr-sr-38', test: (el) => count(el, 'cac:Item/cac:ClassifiedTaxCategory/cbc:TaxExemptionReason') <= 1 },
+      { id: 'ibr-sr-50', test: (el) => count(el, 'cac:Item/cbc:Description') <= 1 },
+    ],
+  },
+  {
+    pattern: 'UBL-model',
+    seq: 23,
+    context: 'cac:InvoiceLine/cac:InvoicePeriod | cac:CreditNoteLine/cac:InvoicePeriod',
+    names: [cac('InvoicePeriod')],
+    match: (el) => underLine(el, 'cac:InvoicePeriod'),
+    asserts: [
+      { id: 'ibr-085', test: (el) => linePeriodWithinDocument(el, 'StartDate', '>=') },
+      { id: 'ibr-086', test: (el) => linePeriodWithinDocument(el, 'EndDate', '<=') },
+      { id: 'ibr-030', test: periodOrdered },
+      { id: 'ibr-co-20', test: (el) => has(el, 'cbc:StartDate') || has(el, 'cbc:EndDate') },
+    ],
+  },
+  {
+    pattern: 'UBL-model',
+    seq: 24,
+    context: 'cac:InvoicePeriod',
+    names: [cac('InvoicePeriod')],
+    asserts: [
+      { id: 'ibr-029', test: periodOrdered },
+      {
+        id: 'ibr-co-19',
+        test: (el) =>
+          has(el, 'cbc:StartDate') ||
+          has(el, 'cbc:EndDate') ||
+          (has(el, 'cbc:DescriptionCode') && !has(el, 'cbc:StartDate') && !has(el, 'cbc:EndDate')),
+      },
+    ],
+  },
+  {
+    pattern: 'UBL-model',
+    seq: 25,
+    context: '//cac:AdditionalItemProperty',
+    names: [cac('AdditionalItemProperty')],
+    asserts: [{ id: 'ibr-054', test: (el) => has(el, 'cbc:Name') && has(el, 'cbc:Value') }],
+  },
+  {
+    pattern: 'UBL-model',
+    seq: 26,
+    context:
+      'cac:InvoiceLine/cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode | cac:CreditNoteLine/cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode',
+    names: [cbc('ItemClassificationCode')],
+    match: (el) => underLine(el, 'cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode'),
+    asserts: [{ id: 'ibr-065', test: (el) => el.attr('listID') !== undefined }],
+  },
+  {
+    pattern: 'UBL-model',
+    seq: 27,
+    context: 'cac:InvoiceLine/cac:Item/cac:StandardItemIdentification/cbc:ID | cac:CreditNoteLine/cac:Item/cac:StandardItemIdentification/cbc:ID',
+    names: [cbc('ID')],
+    match: (el) => underLine(el, 'cac:Item/cac:StandardItemIdentification/cbc:ID'),
+    asserts: [{ id: 'ibr-064', test: (el) => el.attr('schemeID') !== undefined }],
+  },
+  {
+    pattern: 'UBL-model',
+    seq: 28,
+    context: 'cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory',
+    names: [cac('ClassifiedTaxCategory')],
+    match: (el) => matchesContext(el, 'cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory'),
+    asserts: [{ id: 'ibr-sr-58', test: (el) => has(el, 'cbc:ID') }],
+  },
+  {
+    pattern: 'UBL-model',
+    seq: 48,
+    context: 'cac:Price/cbc:BaseQuantity[@unitCode]',
+    names: [cbc('BaseQuantity')],
+    match: (el) => matchesContext(el, 'cac:Price/cbc:BaseQuantity') && el.attr('unitCode') !== undefined,
+    asserts: [
+      {
+        id: 'ibr-088',
+        test: (el) => {
+          const unit = el.attr('unitCode')!;
+          return (
+            !(has(el, '../../cbc:InvoicedQuantity') || has(el, '../../cbc:CreditedQuantity')) ||
+            attrAt(el, '../../cbc:InvoicedQuantity', 'unitCode').includes(unit) ||
+            attrAt(el, '../../cbc:CreditedQuantity', 'unitCode').includes(unit)
+          );
+        },
+      },
+    ],
+  },
+  {
+    pattern: 'UBL-model',
+    seq: 49,
+    context:
+      'cac:InvoiceLine/cac:DespatchLineReference/cac:DocumentReference/cbc:ID | cac:CreditNoteLine/cac:DespatchLineReference/cac:DocumentReference/cbc:ID',
+    names: [cbc('ID')],
+    match: (el) => underLine(el, 'cac:DespatchLineReference/cac:DocumentReference/cbc:ID'),
+    asserts: [{ id: 'ibr-092', test: (_el, ctx) => ctx.all(CAC, 'DespatchDocumentReference').length === 0 }],
+  },
+  {
+    pattern: 'UBL-model',
+    seq: 50,
+    context: 'cac:InvoiceLine/cac:DespatchLineReference | cac:CreditNoteLine/cac:DespatchLineReference',
+    names: [cac('DespatchLineReference')],
+    match: (el) => underLine(el, 'cac:DespatchLineReference'),
+    asserts: [{ id: 'ibr-sr-62', test: (el) => count(el, 'cac:DocumentReference') <= 1 }],
+  },
+
+  // ---- PINT-jurisdiction-aligned-rules, UBL-modelaligned
+  {
+    pattern: 'UBL-modelaligned',
+    seq: 7,
+    context: 'cac:Price',
+    names: [cac('Price')],
+    asserts: [{ id: 'ibr-126-ae', test: (el) => has(el, 'cbc:BaseQuantity') && has(el, 'cac:AllowanceCharge/cbc:BaseAmount') }],
+  },
+  {
+    pattern: 'UBL-modelaligned',
+    seq: 13,
+    context: 'cac:InvoiceLine | cac:CreditNoteLine',
+    names: [cac('InvoiceLine'), cac('CreditNoteLine')],
+    asserts: [
+      {
+        id: 'ibr-104-ae',
+        test: (el) => {
+          const taxable = p(el, 'cac:Item/cac:ClassifiedTaxCategory').some((ctc) => categoryCode(ctc) !== 'E');
+          return !taxable || (has(el, 'cac:ItemPriceExtension/cac:TaxTotal/cbc:TaxAmount') && has(el, 'cac:ItemPriceExtension/cbc:Amount'));
+        },
+      },
+      {
+        id: 'ibr-111-ae',
+        test: (el) => {
+          const n = someEq(p(el, 'cac:Item/cac:ClassifiedTaxCategory/cbc:ID'), 'N');
+          return (n && someNum(p(el, 'cac:Item/cac:ClassifiedTaxCategory/cbc:Percent'), '>', 0)) || !n;
+        },
+      },
+      { id: 'ibr-145-ae', test: (el) => has(el, 'cac:Item/cac:ClassifiedTaxCategory') },
+      { id: 'ibr-147-ae', test: lineNetAmountConsistent },
+      {
+        id: 'ibr-167-ae',
+        test: (el) =>
+          !(someEq(p(el, 'cac:Item/cac:ClassifiedTaxCategory/cbc:ID'), 'E') && !has(el, 'cac:Item/cac:ClassifiedTaxCategory/cbc:TaxExemptionReasonCode')),
+      },
+      {
+        id: 'ibr-123-ae',
+        test: (el) => {
+          const codes = el.parent ? typeCodes(el.parent) : [];
+          const outOfScope = someEq(codes, '81') || someEq(codes, '480');
+          return (outOfScope && count(el, 'cac:Item/cac:ClassifiedTaxCategory') === 1) || !outOfScope;
+        },
+      },
+      { id: 'ibr-194-ae', test: (el) => has(el, 'cac:ItemPriceExtension/cbc:Amount') },
+    ],
+  },
+  {
+    pattern: 'UBL-modelaligned',
+    seq: 15,
+    context: 'cac:Item',
+    names: [cac('Item')],
+    asserts: [
+      { id: 'ibr-125-ae', test: (el) => has(el, 'cbc:Description') },
+      {
+        id: 'ibr-166-ae',
+        test: (el) => !someEq(p(el, 'cac:ClassifiedTaxCategory/cbc:ID'), 'AE') || has(el, 'cac:CommodityClassification/cbc:NatureCode'),
+      },
+      {
+        id: 'ibr-184-ae',
+        test: (el) => !someEq(p(el, 'cac:CommodityClassification/cbc:CommodityCode'), 'G') || has(el, 'cac:CommodityClassification/cbc:ItemClassificationCode'),
+      },
+      {
+        id: 'ibr-185-ae',
+        test: (el) => !someEq(p(el, 'cac:CommodityClassification/cbc:CommodityCode'), 'S') || has(el, 'cac:AdditionalItemIdentification/cbc:ID'),
+      },
+      {
+        id: 'ibr-186-ae',
+        test: (el) =>
+          !someEq(p(el, 'cac:CommodityClassification/cbc:CommodityCode'), 'B') ||
+          (has(el, 'cac:CommodityClassification/cbc:ItemClassificationCode') && has(el, 'cac:AdditionalItemIdentification/cbc:ID')),
+      },
+      { id: 'ibr-187-ae', test: () => true },
+      {
+        id: 'ibr-188-ae',
+        test: (el) =>
+          !has(el, 'cac:CommodityClassification/cbc:ItemClassificationCode') ||
+          someEq(attrAt(el, 'cac:CommodityClassification/cbc:ItemClassificationCode', 'listID'), 'HS'),
+      },
+      {
+        id: 'ibr-189-ae',
+        test: (el) => !has(el, 'cac:AdditionalItemIdentification/cbc:ID') || someEq(attrAt(el, 'cac:AdditionalItemIdentification/cbc:ID', 'schemeID'), 'SAC'),
+      },
+    ],
+  },
+];
+
+void someNe;

@@ -1,0 +1,205 @@
+/**
+ * Document totals (LegalMonetaryTotal), the document tax total, and the amount/currency rule
+ * (PINT-UBL-validation, pattern UBL-model). Decimal arithmetic with the official rounding:
+ * `round(x * 10 * 10) div 100`, half towards positive infinity.
+ */
+import { CAC, CBC, CREDIT_NOTE, INVOICE, cac, cbc, dec1, has, p, str1 } from '../dsl';
+import type { Ctx, Rule } from '../engine';
+import { sumOf, union } from '../shared';
+import type { El } from '../xml';
+import { round2, someBool, stringLength, substringAfter, type Dec } from '../xpath';
+
+/** At most two decimals: string-length(substring-after(amount, '.')) <= 2 (raw text, no trimming). */
+const twoDecimals = (el: El, local: string) => stringLength(substringAfter(str1(el, `cbc:${local}`), '.')) <= 2;
+
+/** EBV of an xs:decimal: absent or zero is false (the engine tests the value as a double). */
+const truthy = (d: Dec | undefined) => d !== undefined && d.toNumber() !== 0;
+
+const eq = (a: Dec | undefined, b: Dec | undefined) => a !== undefined && b !== undefined && a.eq(b);
+
+/** Σ xs:decimal(LineExtensionAmount) of all lines in the document (//(cac:InvoiceLine|cac:CreditNoteLine)). */
+function allLinesNet(ctx: Ctx): Dec {
+  return ctx.memo('allLinesNet', () => sumOf(union(ctx.all(CAC, 'InvoiceLine'), ctx.all(CAC, 'CreditNoteLine')), 'LineExtensionAmount'));
+}
+
+/** ibr-co-11 / ibr-co-12: document level allowances (charge = false) or charges (charge = true). */
+function documentChargesTotal(el: El, local: 'AllowanceTotalAmount' | 'ChargeTotalAmount', charge: boolean): boolean {
+  const siblings = () => (el.parent ? el.parent.children(CAC, 'AllowanceCharge') : []);
+  const total = dec1(el, `cbc:${local}`);
+  const sum = round2(sumOf(siblings().filter((ac) => someBool(ac.children(CBC, 'ChargeIndicator'), charge)), 'Amount'));
+  if (eq(total, sum)) return true;
+  if (has(el, `cbc:${local}`)) return false;
+  return !siblings().some((ac) => someBool(ac.children(CBC, 'ChargeIndicator'), charge));
+}
+
+/** ibr-co-13: TaxExclusiveAmount = LineExtensionAmount + charges - allowances (rounded to 2). */
+function taxExclusiveConsistent(el: El): boolean {
+  if (someBool(p(el, '../cac:TaxTotal/cbc:TaxIncludedIndicator'), true)) return true;
+  const hasCharges = has(el, 'cbc:ChargeTotalAmount');
+  const hasAllowances = has(el, 'cbc:AllowanceTotalAmount');
+  const tea = () => dec1(el, 'cbc:TaxExclusiveAmount');
+  const lea = () => dec1(el, 'cbc:LineExtensionAmount');
+  const cta = () => dec1(el, 'cbc:ChargeTotalAmount');
+  const ata = () => dec1(el, 'cbc:AllowanceTotalAmount');
+  if (hasCharges && hasAllowances) {
+    const left = tea();
+    const [l, c, a] = [lea(), cta(), ata()];
+    return eq(left, l && c && a ? round2(l.plus(c).minus(a)) : undefined);
+  }
+  if (!hasCharges && hasAllowances) {
+    const left = tea();
+    const [l, a] = [lea(), ata()];
+    return eq(left, l && a ? round2(l.minus(a)) : undefined);
+  }
+  if (hasCharges && !hasAllowances) {
+    const left = tea();
+    const [l, c] = [lea(), cta()];
+    return eq(left, l && c ? round2(l.plus(c)) : undefined);
+  }
+  const left = tea();
+  return eq(left, lea());
+}
+
+/** ibr-co-16: PayableAmount = TaxInclusiveAmount - PrepaidAmount + PayableRoundingAmount (four cases, as written). */
+function payableConsistent(el: El): boolean {
+  const pa = () => dec1(el, 'cbc:PrepaidAmount');
+  const pra = () => dec1(el, 'cbc:PayableRoundingAmount');
+  const payable = () => dec1(el, 'cbc:PayableAmount');
+  const tia = () => dec1(el, 'cbc:TaxInclusiveAmount');
+  const minus = (a: Dec | undefined, b: Dec | undefined) => (a && b ? round2(a.minus(b)) : undefined);
+  // (PrepaidAmount and not(PayableRoundingAmount) and Payable = round(TaxInclusive - Prepaid))
+  if (truthy(pa()) && !truthy(pra())) {
+    const left = payable();
+    const [t, q] = [tia(), pa()];
+    if (eq(left, minus(t, q))) return true;
+  }
+  // (not(PrepaidAmount) and not(PayableRoundingAmount) and Payable = TaxInclusive)
+  if (!truthy(pa()) && !truthy(pra())) {
+    const left = payable();
+    if (eq(left, tia())) return true;
+  }
+  // (PrepaidAmount and PayableRoundingAmount and round(Payable - Rounding) = round(TaxInclusive - Prepaid))
+  if (truthy(pa()) && truthy(pra())) {
+    const [x, r] = [payable(), pra()];
+    const left = minus(x, r);
+    const [t, q] = [tia(), pa()];
+    if (eq(left, minus(t, q))) return true;
+  }
+  // (not(PrepaidAmount) and PayableRoundingAmount and round(Payable - Rounding) = TaxInclusive)
+  if (!truthy(pa()) && truthy(pra())) {
+    const [x, r] = [payable(), pra()];
+    const left = minus(x, r);
+    if (eq(left, tia())) return true;
+  }
+  return false;
+}
+
+const AMOUNT_NAMES = [
+  'Amount',
+  'BaseAmount',
+  'PriceAmount',
+  'LineExtensionAmount',
+  'TaxExclusiveAmount',
+  'TaxInclusiveAmount',
+  'AllowanceTotalAmount',
+  'ChargeTotalAmount',
+  'PrepaidAmount',
+  'PayableRoundingAmount',
+  'PayableAmount',
+];
+
+/** `cac:TaxTotal[cbc:TaxAmount/@currencyID = /*\/cbc:DocumentCurrencyCode]` */
+function taxTotalInDocumentCurrency(ctx: Ctx, tt: El | null): boolean {
+  if (!tt || !tt.is(CAC, 'TaxTotal')) return false;
+  return ctx.memoEl('taxTotalInDocCurrency', tt, () => {
+    const currencies = new Set(ctx.root.children(CBC, 'DocumentCurrencyCode').map((d) => d.value));
+    return tt.children(CBC, 'TaxAmount').some((ta) => {
+      const c = ta.attr('currencyID');
+      return c !== undefined && currencies.has(c);
+    });
+  });
+}
+
+export const totalRules: Rule[] = [
+  {
+    pattern: 'UBL-model',
+    seq: 20,
+    context: 'cac:LegalMonetaryTotal',
+    names: [cac('LegalMonetaryTotal')],
+    asserts: [
+      { id: 'ibr-012', test: (el) => has(el, 'cbc:LineExtensionAmount') },
+      { id: 'ibr-013', test: (el) => has(el, 'cbc:TaxExclusiveAmount') },
+      { id: 'ibr-014', test: (el) => has(el, 'cbc:TaxInclusiveAmount') },
+      { id: 'ibr-015', test: (el) => has(el, 'cbc:PayableAmount') },
+      { id: 'ibr-091', test: (el) => twoDecimals(el, 'PayableAmount') },
+      { id: 'ibr-121', test: (el) => twoDecimals(el, 'AllowanceTotalAmount') },
+      { id: 'ibr-122', test: (el) => twoDecimals(el, 'ChargeTotalAmount') },
+      { id: 'ibr-123', test: (el) => twoDecimals(el, 'TaxExclusiveAmount') },
+      { id: 'ibr-125', test: (el) => twoDecimals(el, 'TaxInclusiveAmount') },
+      {
+        id: 'ibr-co-10',
+        test: (el, ctx) => {
+          const total = dec1(el, 'cbc:LineExtensionAmount');
+          return eq(total, round2(allLinesNet(ctx)));
+        },
+      },
+      { id: 'ibr-co-11', test: (el) => documentChargesTotal(el, 'AllowanceTotalAmount', false) },
+      { id: 'ibr-co-12', test: (el) => documentChargesTotal(el, 'ChargeTotalAmount', true) },
+      { id: 'ibr-co-13', test: taxExclusiveConsistent },
+      { id: 'ibr-co-16', test: payableConsistent },
+    ],
+  },
+  {
+    pattern: 'UBL-model',
+    seq: 32,
+    context:
+      'cbc:Amount | cbc:BaseAmount | cbc:PriceAmount | cbc:LineExtensionAmount | cbc:TaxExclusiveAmount | cbc:TaxInclusiveAmount | cbc:AllowanceTotalAmount | cbc:ChargeTotalAmount | cbc:PrepaidAmount | cbc:PayableRoundingAmount | cbc:PayableAmount | cac:TaxTotal[cbc:TaxAmount/@currencyID=/*/cbc:DocumentCurrencyCode]/cbc:TaxAmount | cac:TaxTotal[cbc:TaxAmount/@currencyID=/*/cbc:DocumentCurrencyCode]/cac:TaxSubtotal/cbc:TaxableAmount | cac:TaxTotal[cbc:TaxAmount/@currencyID=/*/cbc:DocumentCurrencyCode]/cac:TaxSubtotal/cbc:TaxAmount',
+    names: [...AMOUNT_NAMES.map(cbc), cbc('TaxAmount'), cbc('TaxableAmount')],
+    match: (el, ctx) => {
+      if (el.local === 'TaxAmount') {
+        if (taxTotalInDocumentCurrency(ctx, el.parent)) return true;
+        const sub = el.parent;
+        return sub !== null && sub.is(CAC, 'TaxSubtotal') && taxTotalInDocumentCurrency(ctx, sub.parent);
+      }
+      if (el.local === 'TaxableAmount') {
+        const sub = el.parent;
+        return sub !== null && sub.is(CAC, 'TaxSubtotal') && taxTotalInDocumentCurrency(ctx, sub.parent);
+      }
+      return true;
+    },
+    asserts: [
+      {
+        id: 'ibr-126',
+        test: (el, ctx) => {
+          if (el.ancestor(CAC, 'ItemPriceExtension')) return true;
+          const currencies = ctx.memo('allDocumentCurrencies', () => new Set(ctx.all(CBC, 'DocumentCurrencyCode').map((d) => d.value)));
+          const c = el.attr('currencyID');
+          return c !== undefined && currencies.has(c);
+        },
+      },
+    ],
+  },
+  {
+    pattern: 'UBL-model',
+    seq: 40,
+    context: '/ubl:Invoice/cac:TaxTotal | /cn:CreditNote/cac:Taxtotal',
+    // the credit-note branch names "cac:Taxtotal" (lower-case t), so it never matches a real TaxTotal
+    names: [cac('TaxTotal'), cac('Taxtotal')],
+    match: (el) => {
+      const root = el.parent;
+      if (!root || root.parent !== null) return false;
+      return el.local === 'TaxTotal' ? root.is(INVOICE, 'Invoice') : root.is(CREDIT_NOTE, 'CreditNote');
+    },
+    asserts: [
+      { id: 'ibr-124', test: (el) => twoDecimals(el, 'TaxAmount') },
+      {
+        id: 'ibr-co-14',
+        test: (el) => {
+          const total = dec1(el, 'cbc:TaxAmount');
+          const sum = round2(sumOf(el.children(CAC, 'TaxSubtotal'), 'TaxAmount'));
+          return eq(total, sum) || !has(el, 'cac:TaxSubtotal');
+        },
+      },
+    ],
+  },
+];

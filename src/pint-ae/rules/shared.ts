@@ -1,0 +1,170 @@
+/**
+ * Sub-expressions several official rules share, evaluated with the official engine's order and
+ * errors, and memoised per document so that no rule rescans all lines for each line or subtotal.
+ */
+import { type Ctx } from './engine';
+import { CAC, CBC, p } from './dsl';
+import { type El } from './xml';
+import { Dec, XPathError, ZERO, decOpt, normalizeSpace, opt, optValue, someBool, type Dec as DecT } from './xpath';
+
+/**
+ * `cac:TaxScheme/normalize-space(upper-case(cbc:ID)) = 'VAT'` on a (Classified)TaxCategory:
+ * tax schemes in order, each with at most one ID (else a dynamic error), until one says VAT.
+ */
+export function isVat(ctx: Ctx, tc: El): boolean {
+  return ctx.memoEl('vat', tc, () => {
+    for (const scheme of tc.children(CAC, 'TaxScheme')) {
+      const id = optValue(scheme.children(CBC, 'ID'), 'cac:TaxScheme/cbc:ID');
+      if (normalizeSpace(id.toUpperCase()) === 'VAT') return true;
+    }
+    return false;
+  });
+}
+
+/** The same without normalize-space (aligned-ibrp-sr-12). */
+export function isVatNoNormalize(tc: El): boolean {
+  for (const scheme of tc.children(CAC, 'TaxScheme')) {
+    if (optValue(scheme.children(CBC, 'ID'), 'cac:TaxScheme/cbc:ID').toUpperCase() === 'VAT') return true;
+  }
+  return false;
+}
+
+/** `normalize-space(cbc:ID)` of a tax category (a dynamic error if it has several IDs). */
+export function categoryCode(tc: El): string {
+  return normalizeSpace(optValue(tc.children(CBC, 'ID'), 'cbc:ID'));
+}
+
+/** `cac:Item/cac:ClassifiedTaxCategory/normalize-space(cbc:ID) = code` on a line (lazy, in order). */
+export function lineHasCategory(line: El, code: string): boolean {
+  for (const item of line.children(CAC, 'Item')) {
+    for (const ctc of item.children(CAC, 'ClassifiedTaxCategory')) if (categoryCode(ctc) === code) return true;
+  }
+  return false;
+}
+
+/** `cac:TaxCategory/normalize-space(cbc:ID) = code` on an allowance/charge (lazy, in order). */
+export function chargeHasCategory(ac: El, code: string): boolean {
+  for (const tc of ac.children(CAC, 'TaxCategory')) if (categoryCode(tc) === code) return true;
+  return false;
+}
+
+/** `cac:Item/cac:ClassifiedTaxCategory/xs:decimal(cbc:Percent) = $rate` on a line. */
+export function lineHasRate(line: El, rate: DecT): boolean {
+  for (const item of line.children(CAC, 'Item')) {
+    for (const ctc of item.children(CAC, 'ClassifiedTaxCategory')) {
+      const v = decOpt(ctc.children(CBC, 'Percent'), 'cbc:Percent');
+      if (v !== undefined && v.eq(rate)) return true;
+    }
+  }
+  return false;
+}
+
+/** `cac:TaxCategory/xs:decimal(cbc:Percent) = $rate` on an allowance/charge. */
+export function chargeHasRate(ac: El, rate: DecT): boolean {
+  for (const tc of ac.children(CAC, 'TaxCategory')) {
+    const v = decOpt(tc.children(CBC, 'Percent'), 'cbc:Percent');
+    if (v !== undefined && v.eq(rate)) return true;
+  }
+  return false;
+}
+
+/** fn:sum of `xs:decimal(name)` over nodes (each with at most one such child). */
+export function sumOf(nodes: readonly El[], local: string): DecT {
+  let s: DecT = ZERO;
+  for (const n of nodes) {
+    const v = decOpt(n.children(CBC, local), `cbc:${local}`);
+    if (v !== undefined) s = s.plus(v);
+  }
+  return s;
+}
+
+export type LineName = 'InvoiceLine' | 'CreditNoteLine';
+
+/**
+ * Σ line net amounts of root lines in category `code`, plus root charges, minus root allowances in
+ * that category (the -08 rules of E, Z, O, AE), each part memoised per document.
+ */
+export function categoryBase(ctx: Ctx, lineName: LineName, code: string): DecT {
+  const root = ctx.root;
+  const linesSum = ctx.memo(`sumLines:${lineName}:${code}`, () =>
+    sumOf(
+      root.children(CAC, lineName).filter((l) => lineHasCategory(l, code)),
+      'LineExtensionAmount',
+    ),
+  );
+  const charges = ctx.memo(`sumCharges:true:${code}`, () => sumOf(rootCharges(ctx, true).filter((ac) => chargeHasCategory(ac, code)), 'Amount'));
+  const allowances = ctx.memo(`sumCharges:false:${code}`, () =>
+    sumOf(rootCharges(ctx, false).filter((ac) => chargeHasCategory(ac, code)), 'Amount'),
+  );
+  return linesSum.plus(charges).minus(allowances);
+}
+
+/** Root-level `cac:AllowanceCharge[cbc:ChargeIndicator = true()/false()]` (a bad indicator is an error). */
+export function rootCharges(ctx: Ctx, charge: boolean): El[] {
+  return ctx.memo(`rootCharges:${charge}`, () => ctx.root.children(CAC, 'AllowanceCharge').filter((ac) => someBool(ac.children(CBC, 'ChargeIndicator'), charge)));
+}
+
+/** exists(//cac:InvoiceLine[category = code][rate = $rate]) etc., memoised per (line name, code, rate). */
+export function existsLineWithRate(ctx: Ctx, lineName: LineName, code: string, rate: DecT): boolean {
+  return ctx.memo(`existsLineRate:${lineName}:${code}:${rate.toString()}`, () => {
+    for (const line of ctx.all(CAC, lineName)) if (lineHasCategory(line, code) && lineHasRate(line, rate)) return true;
+    return false;
+  });
+}
+
+/** exists(//cac:AllowanceCharge[category = code][rate = $rate]). */
+export function existsChargeWithRate(ctx: Ctx, code: string, rate: DecT): boolean {
+  return ctx.memo(`existsChargeRate:${code}:${rate.toString()}`, () => {
+    for (const ac of ctx.all(CAC, 'AllowanceCharge')) if (chargeHasCategory(ac, code) && chargeHasRate(ac, rate)) return true;
+    return false;
+  });
+}
+
+/** Σ LineExtensionAmount of root lines with category `code` and rate `rate`. */
+export function sumLinesWithRate(ctx: Ctx, lineName: LineName, code: string, rate: DecT): DecT {
+  return ctx.memo(`sumLinesRate:${lineName}:${code}:${rate.toString()}`, () =>
+    sumOf(
+      ctx.root.children(CAC, lineName).filter((l) => lineHasCategory(l, code) && lineHasRate(l, rate)),
+      'LineExtensionAmount',
+    ),
+  );
+}
+
+/** Σ Amount of root charges (or allowances) with category `code` and rate `rate`. */
+export function sumChargesWithRate(ctx: Ctx, charge: boolean, code: string, rate: DecT): DecT {
+  return ctx.memo(`sumChargesRate:${charge}:${code}:${rate.toString()}`, () =>
+    sumOf(
+      rootCharges(ctx, charge).filter((ac) => chargeHasCategory(ac, code) && chargeHasRate(ac, rate)),
+      'Amount',
+    ),
+  );
+}
+
+/** `../xs:decimal(cbc:TaxableAmount)` passed to u:slack (declared xs:decimal: exactly one required). */
+export function exactlyOneDecimal(el: El, path: string): DecT {
+  const v = decOpt(p(el, path), path);
+  if (v === undefined) throw new XPathError('XPTY0004', `an empty sequence is not allowed for ${path} (exactly one required)`);
+  return v;
+}
+
+export const SLACK = new Dec('0.02');
+
+/** Document order merge of two element lists (an XPath union). */
+export function union(a: readonly El[], b: readonly El[]): El[] {
+  if (a.length === 0) return b.slice();
+  if (b.length === 0) return a.slice();
+  const out: El[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i].order < b[j].order)) out.push(a[i++]);
+    else if (i >= a.length || b[j].order < a[i].order) out.push(b[j++]);
+    else {
+      out.push(a[i++]);
+      j++;
+    }
+  }
+  return out;
+}
+
+export { opt };

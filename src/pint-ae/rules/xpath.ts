@@ -1,0 +1,463 @@
+/**
+ * XPath 2.0 value semantics the official rules rely on, reproduced the way the official engine
+ * (SaxonJS 2, running the compiled .sef.json) evaluates them:
+ *
+ * - dynamic errors (a value that does not cast, a sequence of two where one is allowed) abort the
+ *   official run; here they throw XPathError, which the engine reports as `eval-error`;
+ * - casts follow SaxonJS: whitespace [ \t\r\n] trimmed, xs:decimal / xs:double / xs:boolean /
+ *   xs:date / xs:time lexical forms and ranges as SaxonJS checks them;
+ * - xs:decimal arithmetic is exact (decimal.js, never floats); division keeps 20 decimals
+ *   (half-up), like SaxonJS' Big.js; `round()` is half towards positive infinity;
+ * - xs:double arithmetic (untyped operands, `number()`) is plain IEEE doubles, as in SaxonJS.
+ */
+import Decimal from 'decimal.js';
+import type { El } from './xml';
+
+/** Decimal arithmetic for xs:decimal: wide enough that +, -, * are exact for any realistic amount. */
+export const Dec = Decimal.clone({ precision: 200, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -1000, toExpPos: 1000 });
+export type Dec = Decimal;
+
+export const ZERO = new Dec(0);
+
+/** A dynamic error the official engine would raise (it stops the whole validation run). */
+export class XPathError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'XPathError';
+  }
+}
+
+export function cardinalityError(what: string, n: number): XPathError {
+  return new XPathError('XPTY0004', `a sequence of ${n} items is not allowed for ${what}`);
+}
+
+function castError(value: string, type: string): XPathError {
+  return new XPathError('FORG0001', `"${value}" is not a valid ${type}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// strings
+
+/** fn:normalize-space (XML whitespace only). */
+export function normalizeSpace(s: string): string {
+  if (!/[ \t\n\r]/.test(s)) return s;
+  return s.replace(/[ \n\r\t]+/g, ' ').replace(/^ | $/g, '');
+}
+
+/** Trim XML whitespace, as SaxonJS does before casting. */
+export function trimXml(s: string): string {
+  return s.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+}
+
+/** fn:string-length (counts code points). */
+export function stringLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) n++;
+  }
+  return n;
+}
+
+/** fn:substring-after. */
+export function substringAfter(s: string, sep: string): string {
+  const i = s.indexOf(sep);
+  return i < 0 ? '' : s.slice(i + sep.length);
+}
+
+/** fn:translate. */
+export function translate(s: string, from: string, to: string): string {
+  const src = Array.from(from);
+  const dst = Array.from(to);
+  let out = '';
+  for (const ch of s) {
+    const i = src.indexOf(ch);
+    if (i < 0) out += ch;
+    else if (i < dst.length) out += dst[i];
+  }
+  return out;
+}
+
+/** fn:substring with XPath's rounding of start/length. */
+export function substring(s: string, start: number, length?: number): string {
+  const cps = Array.from(s);
+  const from = Math.round(start);
+  const to = length === undefined ? Infinity : from + Math.round(length);
+  let out = '';
+  for (let p = 1; p <= cps.length; p++) if (p >= from && p < to) out += cps[p - 1];
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// node sequences
+
+/** The single node of `nodes` (0 or 1 allowed), else a cardinality error. */
+export function opt(nodes: readonly El[], what: string): El | undefined {
+  if (nodes.length > 1) throw cardinalityError(what, nodes.length);
+  return nodes[0];
+}
+
+/** String value of an optional single node ('' when absent). */
+export function optValue(nodes: readonly El[], what: string): string {
+  const n = opt(nodes, what);
+  return n ? n.value : '';
+}
+
+/** normalize-space() of an optional single node, with the cardinality check the engine applies. */
+export function nsOpt(nodes: readonly El[], what: string): string {
+  return normalizeSpace(optValue(nodes, what));
+}
+
+/** The `text()` children of `el` as one optional string (cardinality error if several text nodes). */
+export function textOpt(el: El, what = 'text()'): string {
+  if (el.texts.length > 1) throw cardinalityError(what, el.texts.length);
+  return el.texts.length ? el.texts[0] : '';
+}
+
+/** Path step helper: all `ns:local` children of all nodes. */
+export function step(nodes: readonly El[], ns: string, local: string): El[] {
+  if (nodes.length === 1) return nodes[0].children(ns, local);
+  const out: El[] = [];
+  for (const n of nodes) for (const k of n.kids) if (k.local === local && k.ns === ns) out.push(k);
+  return out;
+}
+
+/** Path helper: `el/a/b/c` with (ns, local) pairs. */
+export function path(el: El, ...steps: [string, string][]): El[] {
+  let cur: El[] = [el];
+  for (const [ns, local] of steps) {
+    cur = step(cur, ns, local);
+    if (cur.length === 0) return cur;
+  }
+  return cur;
+}
+
+/** Attribute values (no namespace) of a node sequence, skipping nodes without it. */
+export function attrs(nodes: readonly El[], local: string): string[] {
+  const out: string[] = [];
+  for (const n of nodes) {
+    const v = n.attr(local);
+    if (v !== undefined) out.push(v);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// general comparisons with string operands (untypedAtomic vs xs:string compares as strings)
+
+export function someEq(values: readonly (El | string)[], ...literals: string[]): boolean {
+  for (const v of values) {
+    const s = typeof v === 'string' ? v : v.value;
+    if (literals.includes(s)) return true;
+  }
+  return false;
+}
+
+export function someNe(values: readonly (El | string)[], literal: string): boolean {
+  for (const v of values) if ((typeof v === 'string' ? v : v.value) !== literal) return true;
+  return false;
+}
+
+/** `A = B` with both operands untyped node sequences (string comparison, existential). */
+export function someEqNodes(a: readonly (El | string)[], b: readonly (El | string)[]): boolean {
+  if (a.length === 0 || b.length === 0) return false;
+  const set = new Set(b.map((x) => (typeof x === 'string' ? x : x.value)));
+  for (const x of a) if (set.has(typeof x === 'string' ? x : x.value)) return true;
+  return false;
+}
+
+/** `A != B` with untyped node sequences: some pair differs. */
+export function someNeNodes(a: readonly (El | string)[], b: readonly (El | string)[]): boolean {
+  for (const x of a) {
+    const xs = typeof x === 'string' ? x : x.value;
+    for (const y of b) if (xs !== (typeof y === 'string' ? y : y.value)) return true;
+  }
+  return false;
+}
+
+export type NumOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
+
+export function compareNumbers(a: number, op: NumOp, b: number): boolean {
+  if (Number.isNaN(a) || Number.isNaN(b)) return op === '!=' ? false : false;
+  switch (op) {
+    case '=':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+  }
+}
+
+/**
+ * General comparison of untyped nodes with a numeric literal: each node is cast to xs:double
+ * (a dynamic error if it does not cast), in order, until one pair satisfies `op`.
+ */
+export function someNum(nodes: readonly El[], op: NumOp, literal: number): boolean {
+  for (const n of nodes) {
+    const d = toDouble(n.value);
+    if (compareNumbers(d, op, literal)) return true;
+  }
+  return false;
+}
+
+/** `nodes = true()` / `nodes = false()`: each node cast to xs:boolean (error if it does not cast). */
+export function someBool(nodes: readonly El[], literal: boolean): boolean {
+  for (const n of nodes) if (toBoolean(n.value) === literal) return true;
+  return false;
+}
+
+/** The same comparison as a match-pattern predicate: a dynamic error means "no match". */
+export function someBoolInPattern(nodes: readonly El[], literal: boolean): boolean {
+  try {
+    return someBool(nodes, literal);
+  } catch (e) {
+    if (e instanceof XPathError) return false;
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// casts (SaxonJS rules)
+
+const DECIMAL_RE = /^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$/;
+const DOUBLE_RE = /^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([Ee][-+]?[0-9]+)?$/;
+
+function decimalLexical(s: string): string | null {
+  const t = trimXml(s).replace(/^\+/, '');
+  return DECIMAL_RE.test(t) ? t : null;
+}
+
+/** xs:decimal(s): a dynamic error if `s` is not a decimal. */
+export function toDecimal(s: string): Dec {
+  const t = decimalLexical(s);
+  if (t === null) throw castError(s, 'xs:decimal');
+  return new Dec(t.replace(/^\+/, '') === '.' ? '0' : normaliseDecimalText(t));
+}
+
+function normaliseDecimalText(t: string): string {
+  // decimal.js accepts "5.", ".5", "-.5"; a leading "+" after the engine stripped one is still legal
+  let x = t;
+  if (x.startsWith('+')) x = x.slice(1);
+  if (x.endsWith('.')) x = x.slice(0, -1);
+  if (x.startsWith('.') || x.startsWith('-.')) x = x.replace('.', '0.');
+  return x;
+}
+
+export function castableDecimal(s: string): boolean {
+  return decimalLexical(s) !== null;
+}
+
+/** `nodes castable as xs:decimal` (false for an empty or multi-item sequence). */
+export function castableDecimalNodes(nodes: readonly El[]): boolean {
+  return nodes.length === 1 && castableDecimal(nodes[0].value);
+}
+
+/** xs:decimal() of an optional node: undefined when empty; errors on >1 node or a bad value. */
+export function decOpt(nodes: readonly El[], what: string): Dec | undefined {
+  const n = opt(nodes, what);
+  return n === undefined ? undefined : toDecimal(n.value);
+}
+
+/** xs:double cast (untyped operand in arithmetic or compared with a number). */
+export function toDouble(s: string): number {
+  const d = parseDouble(s);
+  if (d === undefined) throw castError(s, 'xs:double');
+  return d;
+}
+
+function parseDouble(s: string): number | undefined {
+  let t = trimXml(s);
+  if (/.\.$/.test(t)) t += '0';
+  if (DOUBLE_RE.test(t)) return parseFloat(t);
+  if (t === 'NaN') return NaN;
+  if (t === '-INF') return -Infinity;
+  if (t === 'INF' || t === '+INF') return Infinity;
+  return undefined;
+}
+
+/** fn:number(): NaN instead of an error. */
+export function numberOf(s: string | undefined): number {
+  if (s === undefined) return NaN;
+  const d = parseDouble(s);
+  return d === undefined ? NaN : d;
+}
+
+/** fn:number() of an optional node (cardinality error on more than one). */
+export function numberOpt(nodes: readonly El[], what: string): number {
+  const n = opt(nodes, what);
+  return numberOf(n?.value);
+}
+
+export function toBoolean(s: string): boolean {
+  switch (trimXml(s)) {
+    case 'true':
+    case '1':
+      return true;
+    case 'false':
+    case '0':
+      return false;
+    default:
+      throw castError(s, 'xs:boolean');
+  }
+}
+
+/** xs:integer castability (SaxonJS uses a \s-trimming regex here). */
+export function castableInteger(s: string): boolean {
+  return /^\s*[-+]?[0-9]+\s*$/.test(s);
+}
+
+export function toInteger(s: string): number {
+  if (!castableInteger(s)) throw castError(s, 'xs:integer');
+  return parseInt(s.trim(), 10);
+}
+
+const DATE_RE = /^\s*(-?(?:[1-9][0-9]{4,}|[0-9]{4})-[0-9]{2}-[0-9]{2})(Z|([+-])[0-9]{2}:[0-9]{2})?\s*$/;
+const TIME_RE = /^\s*([0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?)(Z|([+-])[0-9]{2}:[0-9]{2})?\s*$/;
+
+/** Timezone offset in minutes, or null for none; a dynamic error when out of range. */
+function tzMinutes(tz: string, value: string): number | null {
+  if (tz === '') return null;
+  if (tz === 'Z') return 0;
+  const [h, m] = tz.split(':');
+  const neg = h.startsWith('-');
+  const hh = Math.abs(parseInt(h, 10));
+  const mm = parseInt(m, 10);
+  if (hh > 14 || mm > 59) throw castError(value, 'timezone');
+  return (neg ? -1 : 1) * (60 * hh + mm);
+}
+
+function validDateTimeParts(parts: number[]): boolean {
+  const [y, mo, d, h, mi, s] = parts;
+  const leap = !(y % 4 !== 0 || (y % 100 === 0 && y % 400 !== 0));
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  return !(mo < 1 || mo > 12 || d < 1 || d > days[mo - 1] || h >= 24 || mi >= 60 || s >= 60);
+}
+
+/**
+ * xs:date cast, as an instant (ms) at the start of the day in its timezone; a date without a
+ * timezone uses the implicit (local) timezone, as the official engine does.
+ */
+export function toDate(s: string): number {
+  const m = DATE_RE.exec(s);
+  if (!m) throw castError(s, 'xs:date');
+  const neg = m[1].startsWith('-');
+  const parts = (neg ? m[1].slice(1) : m[1]).split('-').map((p) => parseFloat(p));
+  const year = neg ? -parts[0] : parts[0];
+  if (year < -9999 || year > 9999) throw new XPathError('FODT0001', `year ${year} is out of range`);
+  if (!validDateTimeParts([parts[0], parts[1], parts[2], 0, 0, 0])) throw castError(s, 'xs:date');
+  const d = new Date(Date.UTC(year, parts[1] - 1, parts[2]));
+  if (parts[0] < 100) d.setUTCFullYear(year);
+  const tz = tzMinutes(m[2] ?? '', s);
+  return tz === null ? d.getTime() + 60000 * new Date().getTimezoneOffset() : d.getTime() - 60000 * tz;
+}
+
+export function castableDate(s: string): boolean {
+  try {
+    toDate(s);
+    return true;
+  } catch (e) {
+    if (e instanceof XPathError) return false;
+    throw e;
+  }
+}
+
+export function castableTime(s: string): boolean {
+  const m = TIME_RE.exec(s);
+  if (!m) return false;
+  try {
+    tzMinutes(m[2] ?? '', s);
+  } catch {
+    return false;
+  }
+  const t = m[1];
+  if (/^24:00:00(\.0+)?$/.test(t)) return true;
+  const [hh, mm, ss] = t.split(':').map((p) => parseFloat(p));
+  return validDateTimeParts([1972, 1, 1, hh, mm, ss]);
+}
+
+/** xs:date() of an optional node. */
+export function dateOpt(nodes: readonly El[], what: string): number | undefined {
+  const n = opt(nodes, what);
+  return n === undefined ? undefined : toDate(n.value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// decimal arithmetic
+
+/** fn:round on xs:decimal: half towards positive infinity. */
+export function roundDec(d: Dec): Dec {
+  return d.toDecimalPlaces(0, Decimal.ROUND_HALF_CEIL);
+}
+
+/** `round(x * 10 * 10) div 100` (also `round(x * 100) div 100`) on xs:decimal. */
+export function round2(d: Dec): Dec {
+  return roundDec(d.times(100)).div(100);
+}
+
+/** xs:decimal division as the engine does it: 20 decimals, half-up; division by zero is an error. */
+export function divDec(a: Dec, b: Dec): Dec {
+  if (b.isZero()) throw new XPathError('FOAR0001', 'division by zero');
+  return a.div(b).toDecimalPlaces(20, Decimal.ROUND_HALF_UP);
+}
+
+/** fn:sum over xs:decimal values (xs:integer 0 for none, which compares as 0). */
+export function sumDec(values: Iterable<Dec>): Dec {
+  let s = ZERO;
+  for (const v of values) s = s.plus(v);
+  return s;
+}
+
+/** u:slack($exp, $val, $slack): $exp - $slack <= $val <= $exp + $slack. */
+export function slack(exp: Dec, val: Dec, tolerance: Dec): boolean {
+  return exp.plus(tolerance).gte(val) && exp.minus(tolerance).lte(val);
+}
+
+/** fn:round on xs:double (half towards positive infinity, as Math.round). */
+export function roundDouble(x: number): number {
+  return Math.round(x);
+}
+
+// ---------------------------------------------------------------------------------------------
+// regular expressions (XPath flavour: \d is any Unicode decimal digit)
+
+const regexCache = new Map<string, RegExp>();
+
+export function matches(s: string, xpathRegex: string): boolean {
+  let re = regexCache.get(xpathRegex);
+  if (!re) {
+    re = new RegExp(xpathRegex.replace(/\\d/g, '\\p{Nd}'), 'u');
+    regexCache.set(xpathRegex, re);
+  }
+  return re.test(s);
+}
+
+/** Memoised lazy value that also remembers a dynamic error. */
+export class Lazy<T> {
+  private state: 0 | 1 | 2 = 0;
+  private value: T | undefined;
+  private error: unknown;
+  constructor(private readonly compute: () => T) {}
+  get(): T {
+    if (this.state === 1) return this.value as T;
+    if (this.state === 2) throw this.error;
+    try {
+      this.value = this.compute();
+      this.state = 1;
+      return this.value;
+    } catch (e) {
+      this.error = e;
+      this.state = 2;
+      throw e;
+    }
+  }
+}
