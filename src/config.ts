@@ -16,6 +16,10 @@ export interface Config {
   schematronBudgetMs: number;
   defaultRateLimitPerMinute: number;
   logLevel: string;
+  /** Test mode: how long the simulated ASP takes to acknowledge a delivered invoice, in milliseconds. */
+  simulatedAspAckDelayMs: number;
+  /** How long an invoice workflow waits for the ASP's acknowledgement signal before polling the ASP, in milliseconds. */
+  aspAckFallbackMs: number;
 }
 
 /** 30 s, 2 min, 10 min, 30 min, 1 h, 3 h: the product owner's "30 s to 3 h" webhook backoff. */
@@ -37,6 +41,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     schematronBudgetMs: int(env, 'PINT_AE_SCHEMATRON_BUDGET_MS', 10_000),
     defaultRateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600),
     logLevel: env.LOG_LEVEL || 'info',
+    simulatedAspAckDelayMs: int(env, 'SIMULATED_ASP_ACK_DELAY_MS', 300),
+    aspAckFallbackMs: int(env, 'ASP_ACK_FALLBACK_MS', 60_000),
   };
 }
 

@@ -32,12 +32,22 @@ const invoiceSchema = new Schema(
     externalRef: { type: String, default: null },
     documentUuid: { type: String, default: null },
     xml: { type: String, default: null },
+    // Held by the pre-submit check (SPEC 3.1): kept as a draft so its number stays reserved until the
+    // partner DELETEs it and POSTs a corrected body; never enters the pipeline.
+    heldReason: { type: String, default: null },
+    heldErrors: { type: [{ _id: false, code: String, path: String, message: String }], default: undefined },
+    /** The ASP's id for the current run's hand-over: its acknowledgement must name it. */
+    aspSubmissionId: { type: String, default: null },
+    /** Pipeline run whose delivery credit is charged (live mode), so a retried activity charges once. */
+    creditChargedRun: { type: Number, default: null },
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
 // "Unique per SME per year" (SPEC 2.1) is enforced by the database, so concurrent creates cannot both win.
 invoiceSchema.index({ smeId: 1, issueYear: 1, number: 1 }, { unique: true });
 invoiceSchema.index({ partnerId: 1, smeId: 1, createdAt: -1, _id: -1 });
+// `einvoice ops stuck`: non-terminal invoices by age.
+invoiceSchema.index({ status: 1, updatedAt: 1 });
 
 export type InvoiceDoc = InferSchemaType<typeof invoiceSchema> & { _id: string };
 export const Invoice = model('Invoice', invoiceSchema, 'invoices');

@@ -1,0 +1,92 @@
+// GET /v1/partner/invoices: the query's rules, the opaque cursor and the MongoDB filter. Pure.
+import Joi from 'joi';
+import type { InvoiceStatus } from '../db/models/invoice';
+import { isIsoDate, type FieldError } from './invoice-schema';
+
+export interface InvoiceListQuery {
+  status?: InvoiceStatus[];
+  /** Inclusive bounds on issueDate (YYYY-MM-DD). */
+  from?: string;
+  to?: string;
+  number?: string;
+  limit: number;
+  cursor?: ListCursor;
+}
+
+/** The position after the last invoice of a page, in the list's sort order (createdAt desc, _id desc). */
+export interface ListCursor {
+  createdAt: Date;
+  id: string;
+}
+
+// Every status, checked against the model's type by the compiler (a missing or extra key fails to build).
+const STATUS_SET: Record<InvoiceStatus, true> = {
+  draft: true, queued: true, transformed: true, validated: true, blocked_no_credit: true, delivered: true, acknowledged: true, rejected: true,
+};
+export const LISTABLE_STATUSES = Object.keys(STATUS_SET) as InvoiceStatus[];
+
+const isoDate = () =>
+  Joi.string()
+    .custom((v: string, h) => (isIsoDate(v) ? v : h.error('date.iso')), 'YYYY-MM-DD date')
+    .messages({ 'date.iso': '{{#label}} must be a calendar date written YYYY-MM-DD' });
+
+/** joi for the raw query (koa gives strings, or arrays for repeated names); unknown parameters are refused. */
+export const listQuerySchema = Joi.object({
+  status: Joi.array().items(Joi.string().valid(...LISTABLE_STATUSES)).single(),
+  from: isoDate(),
+  to: isoDate(),
+  number: Joi.string().trim().min(1).max(128),
+  limit: Joi.number().integer().min(1).max(100).default(25),
+  cursor: Joi.string().max(512),
+});
+
+export interface RawListQuery extends Omit<InvoiceListQuery, 'cursor'> {
+  cursor?: string;
+}
+
+/** The checks joi does not make: the date range and the cursor. Returns the query or the errors. */
+export function resolveListQuery(raw: RawListQuery): { value?: InvoiceListQuery; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  if (raw.from && raw.to && raw.from > raw.to) {
+    errors.push({ code: 'invalid_range', path: 'to', message: `to (${raw.to}) must not be before from (${raw.from})` });
+  }
+  let cursor: ListCursor | undefined;
+  if (raw.cursor !== undefined) {
+    cursor = decodeCursor(raw.cursor) ?? undefined;
+    if (!cursor) errors.push({ code: 'invalid_cursor', path: 'cursor', message: 'cursor is not one this API returned: pass nextCursor from the previous page unchanged' });
+  }
+  return errors.length ? { errors } : { value: { ...raw, cursor }, errors };
+}
+
+export function encodeCursor(c: ListCursor): string {
+  return Buffer.from(JSON.stringify([c.createdAt.getTime(), c.id])).toString('base64url');
+}
+
+export function decodeCursor(text: string): ListCursor | null {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (!Array.isArray(parsed) || parsed.length !== 2) return null;
+    const [t, id] = parsed as unknown[];
+    if (typeof t !== 'number' || !Number.isSafeInteger(t) || typeof id !== 'string' || id.length > 64) return null;
+    return { createdAt: new Date(t), id };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keyset pagination on (createdAt desc, _id desc): a page starts strictly after the cursor, so invoices created
+ * while a client pages arrive before its first page and never shift later pages (no duplicates, no gaps).
+ */
+export function listFilter(scope: { partnerId: string; smeId: string }, q: InvoiceListQuery): Record<string, unknown> {
+  const filter: Record<string, unknown> = { partnerId: scope.partnerId, smeId: scope.smeId };
+  if (q.status?.length) filter.status = { $in: q.status };
+  if (q.number !== undefined) filter.number = q.number;
+  if (q.from || q.to) filter.issueDate = { ...(q.from ? { $gte: q.from } : {}), ...(q.to ? { $lte: q.to } : {}) };
+  if (q.cursor) {
+    filter.$or = [{ createdAt: { $lt: q.cursor.createdAt } }, { createdAt: q.cursor.createdAt, _id: { $lt: q.cursor.id } }];
+  }
+  return filter;
+}
+
+export const LIST_SORT = { createdAt: -1, _id: -1 } as const;
