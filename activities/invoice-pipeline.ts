@@ -1,0 +1,140 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { config } from '../src/config';
+import { Invoice, SmeConnection, type InvoiceStatus } from '../src/db/models';
+import type { InvoiceCreateBody } from '../src/domain/invoice-types';
+import { renderInvoice } from '../src/pint-ae/render';
+import { validatePintAeNative } from '../src/pint-ae/rules';
+import { scheduleSimulatedAcknowledgement, simulatedHandOver, simulatedVerdict } from '../src/provider/simulated-asp';
+import { runOfficialSchematron } from '../src/schematron/official-schematron';
+import type { AspVerdict } from '../workflows/invoice-signals';
+import { advanceInvoiceStatus } from './invoice-status';
+
+// The steps of invoiceWorkflow that touch the world. Each is safe to retry: it re-reads the persisted status and
+// does nothing when its transition already happened, so a Temporal retry after a lost reply never repeats a step.
+
+const notFound = (invoiceId: string) => ApplicationFailure.nonRetryable(`invoice ${invoiceId} not found (deleted?)`, 'invoice_not_found');
+
+export interface RunStart {
+  /** null: the invoice no longer exists (deleted by the partner). */
+  status: InvoiceStatus | null;
+  run: number;
+  aspSubmissionId: string | null;
+}
+
+/** Where a run starts: a draft (its automatic start failed earlier) becomes queued; any other status resumes as is. */
+export async function beginInvoiceRun({ invoiceId }: { invoiceId: string }): Promise<RunStart> {
+  const inv = await Invoice.findById(invoiceId, { status: 1, run: 1, heldReason: 1, aspSubmissionId: 1 }).lean();
+  if (!inv) return { status: null, run: 0, aspSubmissionId: null };
+  if (inv.heldReason) throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} is held by the pre-submit check and never enters the pipeline`, 'invoice_held');
+  if (inv.status === 'draft') {
+    const moved = await advanceInvoiceStatus({ invoiceId, to: 'queued' });
+    return { status: moved.status, run: moved.run, aspSubmissionId: null };
+  }
+  return { status: inv.status as InvoiceStatus, run: inv.run ?? 1, aspSubmissionId: inv.aspSubmissionId ?? null };
+}
+
+/** queued -> transformed: renders the PINT-AE XML and stores it with its document UUID. */
+export async function transformInvoice({ invoiceId, documentUuid }: { invoiceId: string; documentUuid: string }): Promise<InvoiceStatus> {
+  const inv = await Invoice.findById(invoiceId, { status: 1, body: 1 }).lean();
+  if (!inv) throw notFound(invoiceId);
+  if (inv.status !== 'queued') return inv.status as InvoiceStatus;
+  let xml: string;
+  try {
+    xml = renderInvoice(inv.body as InvoiceCreateBody, { documentUuid });
+  } catch (err) {
+    // The same body renders the same way every time: retrying cannot help.
+    throw ApplicationFailure.nonRetryable(`PINT-AE transformation failed: ${(err as Error).message}`, 'transform_failed');
+  }
+  await Invoice.updateOne({ _id: invoiceId, status: 'queued' }, { $set: { xml, documentUuid } });
+  return (await advanceInvoiceStatus({ invoiceId, to: 'transformed' })).status;
+}
+
+export interface RuleFinding {
+  id: string;
+  location: string;
+  text: string;
+}
+
+/**
+ * transformed -> validated, or a non-retryable `validation_failed` naming the fatal rule ids (the workflow then
+ * rejects the invoice). The official Schematron, when configured, runs in a thread with a budget; past it, or
+ * when it cannot run, the native verdict stands and a note is kept in the status history.
+ */
+export async function validateInvoiceDocument({ invoiceId }: { invoiceId: string }): Promise<{ status: InvoiceStatus; note: string | null }> {
+  const inv = await Invoice.findById(invoiceId, { status: 1, xml: 1 }).lean();
+  if (!inv) throw notFound(invoiceId);
+  if (inv.status !== 'transformed') return { status: inv.status as InvoiceStatus, note: null };
+  const xml = inv.xml ?? '';
+  const fatal: RuleFinding[] = validatePintAeNative(xml).fatal.map(({ id, location, text }: RuleFinding) => ({ id, location, text }));
+  let note: string | null = null;
+  const { pintAeSchematronDir: dir, schematronBudgetMs: budgetMs } = config();
+  if (dir) {
+    const official = await runOfficialSchematron(xml, { dir, budgetMs });
+    if (official.kind === 'checked') {
+      const known = new Set(fatal.map((f) => f.id));
+      fatal.push(...official.fatal.filter((f) => !known.has(f.id)).map(({ id, location, text }) => ({ id, location, text })));
+    } else if (official.kind === 'over_budget') {
+      note = `warning: official PINT-AE Schematron not applied (over its ${budgetMs} ms budget); native rules passed`;
+    } else {
+      note = `warning: official PINT-AE Schematron could not run (${official.message}); native rules passed`;
+    }
+  }
+  if (fatal.length) {
+    const ids = [...new Set(fatal.map((f) => f.id))];
+    throw ApplicationFailure.create({
+      nonRetryable: true,
+      type: 'validation_failed',
+      message: `PINT-AE validation failed: ${ids.join(', ')}`,
+      details: [fatal.slice(0, 100)],
+    });
+  }
+  const moved = await advanceInvoiceStatus({ invoiceId, to: 'validated', reason: note });
+  return { status: moved.status, note };
+}
+
+/**
+ * Live deliveries spend one SME credit per run (DESIGN); test mode is free. The invoice is marked charged for
+ * this run before the credit is taken, so a retried activity never charges twice (a crash between the two
+ * writes delivers once for free rather than charging twice).
+ */
+export async function reserveDeliveryCredit({ invoiceId }: { invoiceId: string }): Promise<{ ok: boolean }> {
+  const inv = await Invoice.findById(invoiceId, { mode: 1, smeId: 1, run: 1, creditChargedRun: 1 }).lean();
+  if (!inv) throw notFound(invoiceId);
+  if (inv.mode === 'test') return { ok: true };
+  const run = inv.run ?? 1;
+  if (inv.creditChargedRun === run) return { ok: true };
+  const marked = await Invoice.updateOne({ _id: invoiceId, creditChargedRun: { $ne: run } }, { $set: { creditChargedRun: run } });
+  if (marked.modifiedCount === 0) return { ok: true }; // a concurrent attempt of this activity marked it
+  const charged = await SmeConnection.updateOne({ _id: inv.smeId, credits: { $gte: 1 } }, { $inc: { credits: -1 } });
+  if (charged.modifiedCount === 1) return { ok: true };
+  await Invoice.updateOne({ _id: invoiceId, creditChargedRun: run }, { $set: { creditChargedRun: null } });
+  return { ok: false };
+}
+
+export type DeliveryResult = { delivered: true; submissionId: string } | { delivered: false; reason: string };
+
+/** validated (or blocked_no_credit after a top-up) -> delivered: hands the document to the ASP. */
+export async function deliverInvoice({ invoiceId }: { invoiceId: string }): Promise<DeliveryResult> {
+  const inv = await Invoice.findById(invoiceId, { status: 1, mode: 1, run: 1, body: 1, aspSubmissionId: 1 }).lean();
+  if (!inv) throw notFound(invoiceId);
+  if (inv.status === 'delivered' && inv.aspSubmissionId) return { delivered: true, submissionId: inv.aspSubmissionId };
+  if (inv.mode !== 'test') {
+    // The accredited provider's client is the [provider] issue; until it exists the API refuses live submissions
+    // (503 provider_not_configured) unless PROVIDER_LIVE_URL is set, and then the refusal is explicit here.
+    throw ApplicationFailure.nonRetryable('live delivery through the accredited provider is not available in this build', 'provider_unavailable');
+  }
+  const handOver = simulatedHandOver({ _id: inv._id, run: inv.run, body: inv.body });
+  if (!handOver.accepted) return { delivered: false, reason: handOver.reason };
+  await Invoice.updateOne({ _id: invoiceId }, { $set: { aspSubmissionId: handOver.submissionId } });
+  await advanceInvoiceStatus({ invoiceId, to: 'delivered' });
+  scheduleSimulatedAcknowledgement({ _id: inv._id, body: inv.body }, handOver.submissionId, config().simulatedAspAckDelayMs);
+  return { delivered: true, submissionId: handOver.submissionId };
+}
+
+/** The timer fallback: asks the ASP about a hand-over whose acknowledgement signal has not arrived. */
+export async function pollAspVerdict({ invoiceId, submissionId }: { invoiceId: string; submissionId: string }): Promise<AspVerdict | { submissionId: string; status: 'pending' }> {
+  const inv = await Invoice.findById(invoiceId, { mode: 1, body: 1 }).lean();
+  if (!inv) throw notFound(invoiceId);
+  if (inv.mode !== 'test') return { submissionId, status: 'pending' };
+  return simulatedVerdict({ body: inv.body }, submissionId);
+}

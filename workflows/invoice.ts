@@ -1,0 +1,195 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  log,
+  makeContinueAsNewFunc,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type * as activities from '../activities';
+import type { DeliveryResult } from '../activities/invoice-pipeline';
+import type { InvoiceStatus } from '../src/db/models/invoice';
+import { acknowledgedSignal, creditsAvailableSignal, invoiceStatusQuery, retrySignal, type AspVerdict } from './invoice-signals';
+import { InvoiceStatusKey } from './search-attributes';
+import { fireStatusWebhook } from './webhook-delivery';
+
+// One workflow per invoice (id invoice-<invoiceId>): transform -> validate -> credit -> deliver -> acknowledgement.
+// MongoDB holds the status (forward-only, with history); this code only decides the next step, and mirrors
+// each status into the InvoiceStatus search attribute for the Web UI.
+
+// Status writes: quick, and worth retrying through a database blip.
+const { advanceInvoiceStatus, beginInvoiceRun, reserveDeliveryCredit } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+// Rendering is CPU only; a failure that is not about the body is a crashed worker, retried a few times.
+const { transformInvoice } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
+});
+// Native rules take milliseconds; the official Schematron has its own budget (PINT_AE_SCHEMATRON_BUDGET_MS,
+// keep it well under this timeout).
+const { validateInvoiceDocument } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
+});
+// Talking to the ASP: transport failures are retried with backoff for up to a day before the invoice is rejected.
+const { deliverInvoice, pollAspVerdict } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '1 minute',
+  scheduleToCloseTimeout: '24 hours',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
+
+export interface InvoiceWorkflowInput {
+  invoiceId: string;
+  mode: 'test' | 'live';
+  /** How long to wait for the ASP's acknowledgement signal before polling the ASP (doubles while pending). */
+  ackFallbackMs: number;
+  /** Reserved test TRN: the API already stored the invoice as delivered; this run only announces it. */
+  reservedDelivered?: boolean;
+}
+
+/** How a run ended; failure terminals never end a run (they wait for `retry`, then continue as new). */
+export type InvoiceWorkflowResult = 'acknowledged' | 'delivered' | 'deleted';
+
+const MAX_ACK_POLL_MS = 6 * 60 * 60 * 1000;
+const DROPPED_WHEN_MISSING = 'invoice_not_found';
+
+export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<InvoiceWorkflowResult> {
+  const { invoiceId } = input;
+  let current: InvoiceStatus | 'unknown' = 'unknown';
+  let retryRequested = false;
+  let creditsToppedUp = false;
+  const verdicts = new Map<string, AspVerdict>();
+  setHandler(invoiceStatusQuery, () => current);
+  setHandler(retrySignal, () => void (retryRequested = true));
+  setHandler(creditsAvailableSignal, () => void (creditsToppedUp = true));
+  setHandler(acknowledgedSignal, (v) => void verdicts.set(v.submissionId, v));
+
+  const show = (status: InvoiceStatus) => {
+    current = status;
+    upsertSearchAttributes([{ key: InvoiceStatusKey, value: status }]);
+  };
+  const advance = async (to: InvoiceStatus, reason: string | null = null) => show((await advanceInvoiceStatus({ invoiceId, to, reason })).status);
+  const reject = async (reason: string) => {
+    await advance('rejected', reason);
+    await fireStatusWebhook({ invoiceId, status: 'rejected', reason });
+  };
+
+  if (input.reservedDelivered) {
+    show('delivered');
+    await fireStatusWebhook({ invoiceId, status: 'delivered', reason: null });
+    return 'delivered';
+  }
+
+  try {
+    const start = await beginInvoiceRun({ invoiceId });
+    if (start.status === null) return 'deleted';
+    show(start.status);
+    let submissionId = start.aspSubmissionId;
+
+    /** validated, or blocked_no_credit after a top-up: charge the credit, hand over, announce delivered. */
+    const creditThenDeliver = async () => {
+      if (!(await reserveDeliveryCredit({ invoiceId })).ok) {
+        if (current !== 'blocked_no_credit') await advance('blocked_no_credit', 'no delivery credit left for this SME; a top-up resumes delivery, or retry');
+        return;
+      }
+      let result: DeliveryResult;
+      try {
+        result = await deliverInvoice({ invoiceId });
+      } catch (err) {
+        // Refused for good (non-retryable) or still failing after a day of retries: the partner may retry.
+        if (!(err instanceof ActivityFailure) || applicationFailure(err, DROPPED_WHEN_MISSING)) throw err;
+        return reject(`delivery failed: ${(err.cause ?? err).message}`);
+      }
+      if (!result.delivered) return reject(result.reason);
+      submissionId = result.submissionId;
+      show('delivered');
+      await fireStatusWebhook({ invoiceId, status: 'delivered', reason: null });
+    };
+
+    for (;;) {
+      // (a cast: `current` changes inside closures, which the compiler's narrowing cannot see)
+      switch (current as InvoiceStatus | 'unknown') {
+        case 'queued':
+          try {
+            show(await transformInvoice({ invoiceId, documentUuid: uuid4() }));
+          } catch (err) {
+            const failure = applicationFailure(err, 'transform_failed');
+            if (!failure) throw err;
+            await reject(failure.message);
+          }
+          break;
+        case 'transformed':
+          try {
+            const validated = await validateInvoiceDocument({ invoiceId });
+            if (validated.note) log.warn(validated.note, { invoiceId });
+            show(validated.status);
+          } catch (err) {
+            const failure = applicationFailure(err, 'validation_failed');
+            if (!failure) throw err;
+            await reject(failure.message);
+          }
+          break;
+        case 'validated':
+          await creditThenDeliver();
+          break;
+        case 'delivered': {
+          const verdict = await awaitVerdict(submissionId);
+          if (verdict.status === 'acknowledged') {
+            await advance('acknowledged'); // acknowledged collapses into delivered: no second webhook
+            return 'acknowledged';
+          }
+          await reject(verdict.reason ?? 'rejected by the authority');
+          break;
+        }
+        case 'acknowledged':
+          return 'acknowledged';
+        case 'rejected':
+        case 'blocked_no_credit':
+          await condition(() => retryRequested || (current === 'blocked_no_credit' && creditsToppedUp));
+          if (retryRequested) {
+            // A new run: its history starts clean and shows each pipeline run apart.
+            const next = makeContinueAsNewFunc<typeof invoiceWorkflow>({ typedSearchAttributes: workflowInfo().typedSearchAttributes });
+            return await next(input);
+          }
+          creditsToppedUp = false;
+          await creditThenDeliver();
+          break;
+        default:
+          throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} is ${current}, which the pipeline cannot continue from`, 'unexpected_status');
+      }
+    }
+  } catch (err) {
+    // DELETE removes the invoice (and terminates this run); an activity that got there first ends the run quietly.
+    if (applicationFailure(err, DROPPED_WHEN_MISSING)) return 'deleted';
+    throw err;
+  }
+
+  /** The ASP's signal, or after the fallback timer (and on an ops `retry` nudge) its answer to a poll. */
+  async function awaitVerdict(submissionId: string | null): Promise<AspVerdict> {
+    if (!submissionId) throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} is delivered without an ASP submission id`, 'unexpected_status');
+    let waitMs = input.ackFallbackMs;
+    for (;;) {
+      await condition(() => verdicts.has(submissionId) || retryRequested, waitMs);
+      const signalled = verdicts.get(submissionId);
+      if (signalled) return signalled;
+      retryRequested = false;
+      const polled = await pollAspVerdict({ invoiceId, submissionId });
+      if (polled.status !== 'pending') return polled;
+      waitMs = Math.min(waitMs * 2, MAX_ACK_POLL_MS);
+    }
+  }
+}
+
+/** The ApplicationFailure behind an activity failure (optionally only of one type). */
+function applicationFailure(err: unknown, type?: string): ApplicationFailure | undefined {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (!(cause instanceof ApplicationFailure)) return undefined;
+  if (type && cause.type !== type) return undefined;
+  return cause;
+}
