@@ -4,6 +4,11 @@ import { jsonBody } from '../../http/json-body';
 import { rateLimit } from '../../http/rate-limit';
 import { registerPing } from './ping';
 import { registerWhoami } from './whoami';
+import { registerValidateTrn } from './validate-trn';
+import { registerCustomers } from './customers';
+import { registerBulkInvoices } from './bulk';
+import { registerInvoices } from './invoices';
+import { registerInvoiceDocument } from './invoice-document';
 
 /**
  * The Partner API (/v1/partner). Order matters and is visible here: partner credentials first, then the
@@ -15,9 +20,14 @@ export function partnerRouter(): Router {
   router.use(rateLimit());
   registerPing(router);
   registerWhoami(router);
+  registerValidateTrn(router);
 
   const smeScoped = new Router();
   smeScoped.use(smeAuth(), jsonBody());
+  registerCustomers(smeScoped);
+  registerBulkInvoices(smeScoped);
+  registerInvoices(smeScoped);
+  registerInvoiceDocument(smeScoped);
   router.use(smeScoped.routes(), smeScoped.allowedMethods());
   return router;
 }

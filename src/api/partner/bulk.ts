@@ -1,0 +1,25 @@
+import type Router from '@koa/router';
+import Joi from 'joi';
+import { idempotencyScope, requireIdempotencyKey } from '../../http/idempotency';
+import { validateBody } from '../../http/validate';
+import { assertDeliveryConfigured, noteTestSubmission } from '../../services/invoices-create';
+import { submitBulk } from '../../services/invoices-bulk';
+import { invoiceOwner } from './invoices';
+
+/** The envelope only; each item is validated on its own and fails on its own (207). */
+const bulkEnvelope = Joi.object({ invoices: Joi.array().items(Joi.any()).min(1).max(100).required() });
+
+/** POST /v1/partner/invoices/bulk: 1 to 100 invoices, 207 with a result per item (SPEC 4.1). */
+export function registerBulkInvoices(router: Router): void {
+  router.post('/invoices/bulk', async (ctx) => {
+    const batchKey = requireIdempotencyKey(ctx);
+    const { invoices } = validateBody<{ invoices: unknown[] }>(bulkEnvelope, ctx.request.body);
+    const owner = invoiceOwner(ctx);
+    assertDeliveryConfigured(owner.partner);
+    await noteTestSubmission(owner.partner);
+    const { response, allReplayed } = await submitBulk({ owner, scope: idempotencyScope(ctx), batchKey, path: ctx.path, items: invoices });
+    if (allReplayed) ctx.set('Idempotent-Replayed', 'true');
+    ctx.status = 207;
+    ctx.body = response;
+  });
+}

@@ -1,0 +1,127 @@
+// Creating Partner API invoices (SPEC 3.1 first rows): checks that need the caller, the insert that enforces
+// number uniqueness, and the automatic start of the pipeline.
+import { randomUUID } from 'node:crypto';
+import { config } from '../config';
+import { Invoice, Partner, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
+import { isDuplicateKeyError } from '../db/duplicate-key';
+import type { InvoiceCreateBody } from '../domain/invoice-types';
+import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
+import { preSubmitCheck } from '../domain/pre-submit';
+import { issueYearOf, reservedTrnOutcome, trnMismatch, TEST_DELIVER_TRN, TEST_REJECT_TRN } from '../domain/submission-rules';
+import { ProblemError, problems } from '../http/problem';
+import { logger } from '../logger';
+import { renderInvoice } from '../pint-ae/render';
+import { startInvoiceWorkflow } from './invoice-workflows';
+
+/** Who submits: the partner and the SME its connection secret resolved. */
+export interface InvoiceOwner {
+  partner: PartnerDoc;
+  sme: SmeConnectionDoc;
+}
+
+/** DESIGN: live mode without PROVIDER_LIVE_URL refuses submissions rather than queueing them blindly. */
+export function assertDeliveryConfigured(partner: PartnerDoc): void {
+  if (partner.mode === 'live' && !config().providerLiveUrl) {
+    throw new ProblemError(503, 'provider_not_configured', 'Provider not configured', 'Live submissions are refused: this installation has no accredited provider configured (PROVIDER_LIVE_URL). Nothing was stored; try again once it is configured.');
+  }
+}
+
+/** whoami's lastTestAt: when this partner last submitted in test mode. */
+export async function noteTestSubmission(partner: PartnerDoc): Promise<void> {
+  if (partner.mode === 'test') await Partner.updateOne({ _id: partner._id }, { $set: { lastTestAt: new Date() } });
+}
+
+/**
+ * Creates one invoice from a shape-valid body. Throws 403 trn_mismatch / test_trn_reject and 409
+ * invoice_number_duplicate; returns InvoiceQueued with status queued, held, draft (the automatic start failed)
+ * or delivered (the reserved test TRN).
+ */
+export async function createInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opts: { externalRef?: string | null } = {}): Promise<InvoiceQueued> {
+  const { partner, sme } = owner;
+  const mode = partner.mode as 'test' | 'live';
+  const reserved = reservedTrnOutcome(body, mode);
+  if (reserved === 'reject') {
+    throw problems.forbidden('test_trn_reject', `TRN ${TEST_REJECT_TRN} is reserved in test mode to simulate a refusal: nothing was stored and no pipeline started.`);
+  }
+  if (!reserved) {
+    const mismatch = trnMismatch(body, sme.trn);
+    if (mismatch) {
+      throw new ProblemError(403, 'trn_mismatch', 'Forbidden', `${mismatch.path} ${mismatch.given} is not the TRN of the SME this connection secret belongs to.`, { path: mismatch.path });
+    }
+  }
+  const held = reserved ? null : preSubmitCheck(body);
+  const now = new Date();
+  const invoiceId = randomUUID();
+  const base = {
+    _id: invoiceId,
+    partnerId: partner._id,
+    smeId: sme._id,
+    mode,
+    number: body.number,
+    issueYear: issueYearOf(body.issueDate),
+    issueDate: body.issueDate,
+    sellerTrn: body.seller?.trn ?? body.trn,
+    body,
+    externalRef: opts.externalRef ?? null,
+  };
+  const doc = held
+    ? { ...base, status: 'draft' as const, heldReason: held.heldReason, heldErrors: held.heldErrors, history: [{ status: 'draft' as const, at: now, reason: `held: ${held.heldReason}`, run: 1 }] }
+    : reserved === 'deliver'
+      ? { ...base, ...renderedBestEffort(body), status: 'delivered' as const, history: [{ status: 'draft' as const, at: now, reason: null, run: 1 }, { status: 'delivered' as const, at: now, reason: `reserved test TRN ${TEST_DELIVER_TRN}: validation and delivery skipped`, run: 1 }] }
+      : { ...base, status: 'queued' as const, history: [{ status: 'queued' as const, at: now, reason: null, run: 1 }] };
+  try {
+    await Invoice.create(doc);
+  } catch (err) {
+    if (isDuplicateKeyError(err)) throw await duplicateNumber(owner, body);
+    throw err;
+  }
+  const created = { _id: invoiceId, number: body.number, sellerTrn: base.sellerTrn, mode, partnerId: partner._id };
+  if (held) return invoiceQueued({ ...created, status: 'draft', heldReason: held.heldReason, heldErrors: held.heldErrors });
+  if (reserved === 'deliver') {
+    // Only announces the delivery (webhook, Web UI); the invoice is already delivered whatever happens here.
+    await startInvoiceWorkflow({ ...created, status: 'delivered' }, { reservedDelivered: true }).catch((err) =>
+      logger.error({ err, invoiceId }, 'reserved-TRN invoice delivered but its workflow (webhook) did not start'),
+    );
+    return invoiceQueued({ ...created, status: 'delivered' });
+  }
+  try {
+    await startInvoiceWorkflow({ ...created, status: 'queued' });
+    return invoiceQueued({ ...created, status: 'queued' });
+  } catch (err) {
+    logger.error({ err, invoiceId }, 'automatic submission failed; the invoice is left as a draft');
+    return invoiceQueued({ ...created, status: await demoteToDraft(invoiceId) });
+  }
+}
+
+/**
+ * SPEC 3.1 "automatic submit crashed -> draft". Conditional on queued: if the start did happen (its reply was
+ * lost) and the workflow already moved the invoice on, the invoice is in the pipeline and stays there.
+ */
+async function demoteToDraft(invoiceId: string): Promise<'draft' | 'queued'> {
+  const reason = 'automatic submission failed; POST /v1/partner/invoices/{id}/retry to submit it';
+  const res = await Invoice.updateOne(
+    { _id: invoiceId, status: 'queued' },
+    { $set: { status: 'draft', reason }, $push: { history: { status: 'draft', at: new Date(), reason, run: 1 } } },
+  );
+  return res.modifiedCount === 1 ? 'draft' : 'queued';
+}
+
+async function duplicateNumber(owner: InvoiceOwner, body: InvoiceCreateBody): Promise<ProblemError> {
+  const year = issueYearOf(body.issueDate);
+  const existing = await Invoice.findOne({ smeId: owner.sme._id, issueYear: year, number: body.number }, { _id: 1, status: 1 }).lean();
+  return problems.conflict(
+    'invoice_number_duplicate',
+    `Invoice number ${body.number} is already used by this SME in ${year}; numbers are unique per SME per year. A held invoice can be DELETEd and its number reused.`,
+    { number: body.number, issueYear: year, ...(existing ? { invoiceId: existing._id, status: existing.status } : {}) },
+  );
+}
+
+/** The reserved test TRN skips the pipeline; the document is still rendered when the body allows, for the document endpoint. */
+function renderedBestEffort(body: InvoiceCreateBody): { xml?: string; documentUuid?: string } {
+  const documentUuid = randomUUID();
+  try {
+    return { xml: renderInvoice(body, { documentUuid }), documentUuid };
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,94 @@
+// DELETE and retry (SPEC 3.1 last rows): state rules checked against the stored status, and the workflow
+// stopped or resumed to match.
+import { Invoice, type InvoiceStatus } from '../db/models';
+import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
+import { ProblemError, problems } from '../http/problem';
+import { logger } from '../logger';
+import { advanceInvoiceStatus } from '../../activities/invoice-status';
+import { consumeBudget } from './rate-budget';
+import { assertDeliveryConfigured, type InvoiceOwner } from './invoices-create';
+import { findOwnedInvoice, type InvoiceScope } from './invoices-query';
+import { resumeInvoiceWorkflow, terminateInvoiceWorkflow, type WorkflowInvoice } from './invoice-workflows';
+
+export const DELETABLE: readonly InvoiceStatus[] = ['draft', 'queued', 'blocked_no_credit', 'rejected'];
+export const RETRYABLE: readonly InvoiceStatus[] = ['rejected', 'blocked_no_credit', 'draft'];
+/** SPEC 8: at most 3 retries per hour per invoice. */
+export const RETRY_LIMIT = { limit: 3, windowMs: 60 * 60 * 1000 };
+
+const invalidTransition = (action: string, status: string, allowed: readonly string[], hint: string) =>
+  problems.conflict('invalid_state_transition', `Cannot ${action} an invoice that is ${status}; allowed from ${allowed.join(', ')}. ${hint}`, { status });
+
+/** Removes the invoice (kept in deleted_invoices for support) and terminates its workflow. */
+export async function deleteInvoice(scope: InvoiceScope, invoiceId: string): Promise<void> {
+  const inv = await findOwnedInvoice<{ _id: string; status: string }>(scope, invoiceId, { status: 1 });
+  const refuse = (status: string) => invalidTransition('delete', status, DELETABLE, 'A delivered invoice is reversed with a credit note.');
+  if (!DELETABLE.includes(inv.status as InvoiceStatus)) throw refuse(inv.status);
+  // Conditional on the status, so a workflow that moves the invoice on meanwhile wins and the DELETE is refused.
+  const removed = await Invoice.findOneAndDelete({ _id: inv._id, partnerId: scope.partnerId, smeId: scope.smeId, status: { $in: DELETABLE } }).lean();
+  if (!removed) {
+    const now = await Invoice.findById(inv._id, { status: 1 }).lean();
+    if (!now) return; // a concurrent DELETE removed it
+    throw refuse(now.status);
+  }
+  await Invoice.db
+    .collection('deleted_invoices')
+    .insertOne({ ...(removed as Record<string, unknown>), deletedAt: new Date() } as never)
+    .catch((err: unknown) => logger.warn({ err, invoiceId: inv._id }, 'deleted invoice not archived'));
+  // If Temporal is away the workflow ends by itself: its next activity finds the invoice gone.
+  await terminateInvoiceWorkflow(inv._id, 'invoice deleted through the Partner API').catch((err: unknown) =>
+    logger.warn({ err, invoiceId: inv._id }, 'workflow of a deleted invoice not terminated'),
+  );
+}
+
+/**
+ * rejected / blocked_no_credit / draft -> queued, then the workflow is told (or started). At most 3 per hour
+ * per invoice: refused attempts (wrong state) do not count, since nothing was retried.
+ */
+export async function retryInvoice(owner: InvoiceOwner, invoiceId: string): Promise<InvoiceQueued> {
+  const scope = { partnerId: owner.partner._id, smeId: owner.sme._id };
+  const inv = await findOwnedInvoice<WorkflowInvoice & { heldReason?: string | null }>(scope, invoiceId, { number: 1, status: 1, sellerTrn: 1, mode: 1, partnerId: 1, heldReason: 1 });
+  if (inv.heldReason) {
+    throw problems.conflict('invoice_held', 'A held invoice cannot be retried: DELETE it and POST a corrected body (see heldErrors).', { status: 'held', heldReason: inv.heldReason });
+  }
+  if (!RETRYABLE.includes(inv.status as InvoiceStatus)) throw invalidTransition('retry', inv.status, RETRYABLE, 'Retry is for failed invoices.');
+  assertDeliveryConfigured(owner.partner);
+  const budget = await consumeBudget({ bucket: `retry:${inv._id}`, ...RETRY_LIMIT });
+  if (!budget.allowed) {
+    throw new ProblemError(
+      429,
+      'retry_rate_limited',
+      'Too many retries',
+      `An invoice may be retried ${RETRY_LIMIT.limit} times an hour; retry after ${budget.retryAfterSeconds} seconds.`,
+      { limit: RETRY_LIMIT.limit, retryAfterSeconds: budget.retryAfterSeconds },
+      { 'Retry-After': String(budget.retryAfterSeconds) },
+    );
+  }
+  const run = await requeue(inv._id);
+  try {
+    await resumeInvoiceWorkflow({ ...inv, status: 'queued' });
+    return invoiceQueued({ _id: inv._id, number: inv.number, status: 'queued' });
+  } catch (err) {
+    logger.error({ err, invoiceId: inv._id }, 'retry could not reach the workflow; the invoice is left as a draft');
+    const reason = 'retry could not start the pipeline; POST /v1/partner/invoices/{id}/retry again';
+    const res = await Invoice.updateOne(
+      { _id: inv._id, status: 'queued' },
+      { $set: { status: 'draft', reason }, $push: { history: { status: 'draft', at: new Date(), reason, run } } },
+    );
+    return invoiceQueued({ _id: inv._id, number: inv.number, status: res.modifiedCount === 1 ? 'draft' : 'queued' });
+  }
+}
+
+/** The forward-only move to queued (a new run when leaving a failure). Exactly one of two racing retries wins it. */
+export async function requeue(invoiceId: string): Promise<number> {
+  const conflict = (status: string) => invalidTransition('retry', status, RETRYABLE, status === 'queued' ? 'It is already queued.' : 'Retry is for failed invoices.');
+  try {
+    const moved = await advanceInvoiceStatus({ invoiceId, to: 'queued', reason: null });
+    if (!moved.changed) throw conflict('queued');
+    return moved.run;
+  } catch (err) {
+    if (err instanceof ProblemError) throw err;
+    const now = await Invoice.findById(invoiceId, { status: 1 }).lean();
+    if (!now) throw problems.notFound();
+    throw conflict(now.status);
+  }
+}

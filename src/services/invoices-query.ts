@@ -1,0 +1,43 @@
+// Reading Partner API invoices: only the caller's own (this partner, this connected SME); anything else is 404.
+import { Invoice } from '../db/models';
+import { encodeCursor, listFilter, LIST_SORT, type InvoiceListQuery } from '../domain/invoice-list-query';
+import { invoiceDetailView, invoiceStatusView, type InvoiceDetailView, type InvoiceRecord, type InvoiceStatusView } from '../domain/invoice-views';
+import { problems } from '../http/problem';
+
+export interface InvoiceScope {
+  partnerId: string;
+  smeId: string;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The caller's invoice, or a 404 that does not tell whether it exists for someone else (or whether the id is malformed). */
+export async function findOwnedInvoice<T = InvoiceRecord>(scope: InvoiceScope, invoiceId: string, projection?: Record<string, 0 | 1>): Promise<T> {
+  const missing = problems.notFound(`No invoice ${invoiceId.slice(0, 64)} for this partner and SME.`);
+  if (!UUID_RE.test(invoiceId)) throw missing;
+  const inv = await Invoice.findOne({ _id: invoiceId.toLowerCase(), partnerId: scope.partnerId, smeId: scope.smeId }, projection).lean();
+  if (!inv) throw missing;
+  return inv as T;
+}
+
+export async function getInvoice(scope: InvoiceScope, invoiceId: string): Promise<InvoiceDetailView> {
+  return invoiceDetailView(await findOwnedInvoice(scope, invoiceId, { body: 0, xml: 0 }));
+}
+
+export async function listInvoices(scope: InvoiceScope, q: InvoiceListQuery): Promise<{ data: InvoiceStatusView[]; nextCursor: string | null }> {
+  const rows = await Invoice.find(listFilter(scope, q), { number: 1, status: 1, reason: 1, heldReason: 1, createdAt: 1, updatedAt: 1 })
+    .sort(LIST_SORT)
+    .limit(q.limit + 1)
+    .lean<InvoiceRecord[]>();
+  const page = rows.slice(0, q.limit);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > q.limit && last ? encodeCursor({ createdAt: new Date(last.createdAt!), id: last._id }) : null;
+  return { data: page.map(invoiceStatusView), nextCursor };
+}
+
+/** The stored PINT-AE XML; 404 until the pipeline has transformed the invoice. */
+export async function getInvoiceDocument(scope: InvoiceScope, invoiceId: string): Promise<string> {
+  const inv = await findOwnedInvoice<{ xml?: string | null; status: string }>(scope, invoiceId, { xml: 1, status: 1 });
+  if (!inv.xml) throw problems.notFound(`Invoice ${invoiceId} has no PINT-AE document yet (status ${inv.status}); it is stored once the invoice is transformed.`);
+  return inv.xml;
+}
