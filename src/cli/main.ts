@@ -4,7 +4,8 @@ import { UsageError, type CliIo } from './io';
 const USAGE = `usage: einvoice <command>
   render BODY.json          print the PINT-AE XML for a Partner InvoiceCreateBody
   validate DOC.xml          apply the native PINT-AE rules to a UBL document
-  admin <subcommand> ...    partner:create | partner:update | sme:connect`;
+  admin <subcommand> ...    partner:create | partner:update | sme:connect
+  ops <subcommand> ...      retry <invoiceId> | stuck [--minutes N]`;
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
@@ -15,6 +16,7 @@ const COMMANDS: Record<string, () => Command> = {
   render: () => (require('./render-command') as typeof import('./render-command')).renderCommand,
   validate: () => (require('./validate-command') as typeof import('./validate-command')).validateCommand,
   admin: () => (require('./admin-command') as typeof import('./admin-command')).adminCommand,
+  ops: () => (require('./ops-command') as typeof import('./ops-command')).opsCommand,
 };
 
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {

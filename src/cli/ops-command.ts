@@ -1,0 +1,54 @@
+import { parseArgs } from 'node:util';
+import { config } from '../config';
+import { connectMongo, disconnectMongo } from '../db/connection';
+import { closeTemporalClient } from '../temporal/client';
+import { OpsError, opsRetry, stuckInvoices } from '../services/invoice-ops';
+import { UsageError, type CliIo } from './io';
+
+const USAGE = `usage:
+  einvoice ops retry <invoiceId>        restart a failed or stuck invoice's pipeline
+  einvoice ops stuck [--minutes <N>]    list invoices in draft/queued/transformed/validated for more than N minutes (default 30)`;
+
+/** `einvoice ops ...`: support operations. Prints JSON. (`ops replay-webhook` is registered by the webhooks part.) */
+export async function opsCommand(args: string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === 'retry') {
+    const [invoiceId, ...extra] = rest;
+    if (!invoiceId || extra.length) throw new UsageError(USAGE);
+    return run(io, () => opsRetry(invoiceId));
+  }
+  if (sub === 'stuck') {
+    const minutes = parseMinutes(rest);
+    return run(io, () => stuckInvoices(minutes));
+  }
+  throw new UsageError(sub ? `unknown ops command "${sub}"\n${USAGE}` : USAGE);
+}
+
+function parseMinutes(args: string[]): number {
+  let values: { minutes?: string };
+  try {
+    values = parseArgs({ args, options: { minutes: { type: 'string' } }, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0]);
+  }
+  const minutes = Number(values.minutes ?? 30);
+  if (!Number.isInteger(minutes) || minutes < 0) throw new UsageError(`--minutes must be a non-negative integer, got "${values.minutes}"`);
+  return minutes;
+}
+
+async function run(io: CliIo, action: () => Promise<unknown>): Promise<number> {
+  await connectMongo(config().mongodbUri);
+  try {
+    io.stdout.write(JSON.stringify(await action()) + '\n');
+    return 0;
+  } catch (err) {
+    if (err instanceof OpsError) {
+      io.stderr.write(`einvoice ops: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await closeTemporalClient();
+    await disconnectMongo();
+  }
+}

@@ -1,0 +1,78 @@
+// Support operations on invoices (DESIGN runtime flow 5): restart stuck or failed runs, list stuck invoices.
+// No owner and no rate limit: these are for operators, who see every invoice.
+import { Invoice, type InvoiceStatus } from '../db/models';
+import { temporalClient } from '../temporal/client';
+import { invoiceWorkflowId } from '../temporal/workflow-ids';
+import { retrySignal } from '../../workflows/invoice-signals';
+import { requeue, RETRYABLE } from './invoices-lifecycle';
+import { resumeInvoiceWorkflow, startInvoiceWorkflow, type WorkflowInvoice } from './invoice-workflows';
+
+export class OpsError extends Error {}
+
+/** Statuses the pipeline passes through on its own; an invoice sitting in one for long is stuck. */
+export const IN_FLIGHT: readonly InvoiceStatus[] = ['draft', 'queued', 'transformed', 'validated'];
+
+export interface OpsRetryResult {
+  invoiceId: string;
+  status: string;
+  action: 'requeued_and_signalled' | 'requeued_and_started' | 'nudged' | 'restarted';
+}
+
+/**
+ * Failed (or draft): a new run, as the API's retry does. In the pipeline: a running workflow is nudged with
+ * `retry` (one waiting for the ASP polls it at once); no running workflow means it died, so a new one starts
+ * and resumes from the persisted status.
+ */
+export async function opsRetry(invoiceId: string): Promise<OpsRetryResult> {
+  const inv = await Invoice.findById(invoiceId, { number: 1, status: 1, sellerTrn: 1, mode: 1, partnerId: 1, heldReason: 1 }).lean<WorkflowInvoice & { heldReason?: string | null }>();
+  if (!inv) throw new OpsError(`no invoice ${invoiceId}`);
+  if (inv.heldReason) throw new OpsError(`invoice ${invoiceId} is held (${inv.heldReason}): the partner must DELETE it and POST a corrected body`);
+  const status = inv.status as InvoiceStatus;
+  if (RETRYABLE.includes(status)) {
+    await requeue(inv._id);
+    const how = await resumeInvoiceWorkflow({ ...inv, status: 'queued' });
+    return { invoiceId, status: 'queued', action: how === 'signalled' ? 'requeued_and_signalled' : 'requeued_and_started' };
+  }
+  if (status === 'acknowledged') throw new OpsError(`invoice ${invoiceId} is acknowledged: nothing to retry`);
+  const handle = (await temporalClient()).workflow.getHandle(invoiceWorkflowId(inv._id));
+  const running = await handle.describe().then(
+    (d) => d.status.name === 'RUNNING',
+    () => false,
+  );
+  if (running) {
+    await handle.signal(retrySignal);
+    return { invoiceId, status, action: 'nudged' };
+  }
+  await startInvoiceWorkflow(inv);
+  return { invoiceId, status, action: 'restarted' };
+}
+
+export interface StuckInvoice {
+  invoiceId: string;
+  number: string;
+  status: string;
+  partnerId: string;
+  mode: string;
+  updatedAt: string;
+  minutesInStatus: number;
+  workflowId: string;
+}
+
+/** Invoices in an in-flight status (held drafts excluded) unchanged for more than `minutes`, oldest first. */
+export async function stuckInvoices(minutes: number, now = new Date()): Promise<StuckInvoice[]> {
+  const before = new Date(now.getTime() - minutes * 60_000);
+  const rows = await Invoice.find({ status: { $in: IN_FLIGHT }, updatedAt: { $lt: before }, heldReason: null }, { number: 1, status: 1, partnerId: 1, mode: 1, updatedAt: 1 })
+    .sort({ updatedAt: 1 })
+    .limit(1000)
+    .lean();
+  return rows.map((r) => ({
+    invoiceId: r._id,
+    number: r.number,
+    status: r.status,
+    partnerId: r.partnerId,
+    mode: r.mode,
+    updatedAt: new Date(r.updatedAt as Date).toISOString(),
+    minutesInStatus: Math.floor((now.getTime() - new Date(r.updatedAt as Date).getTime()) / 60_000),
+    workflowId: invoiceWorkflowId(r._id),
+  }));
+}
