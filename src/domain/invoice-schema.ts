@@ -35,7 +35,7 @@ export function isIsoDate(value: string): boolean {
 const str = () => Joi.string().trim();
 const date = () =>
   str().custom((value: string, helpers) => (isIsoDate(value) ? value : helpers.error('date.iso')), 'YYYY-MM-DD date');
-const country = () => str().length(2).pattern(/^[A-Za-z]{2}$/).uppercase();
+const country = () => str().length(2).pattern(/^[A-Za-z]*$/).uppercase();
 const trn = () => str().pattern(/^\d{15}$/);
 /** Accepts the code as a string ("30") or a JSON number (30); the value is always the string. */
 const codeOf = (codes: readonly string[]) =>

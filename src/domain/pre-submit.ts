@@ -299,7 +299,7 @@ export function preSubmitCheck(body: InvoiceCreateBody): HeldResult | null {
     f.add(
       'no_taxable_line',
       'lines',
-      `a ${kind.title.toLowerCase()} needs at least one line that is not exempt or out of scope (PINT-AE ibr-151-ae): for exempt or out-of-scope supplies only, send documentType commercial_invoice`,
+      `lines: a ${kind.title.toLowerCase()} needs at least one line that is not exempt or out of scope (PINT-AE ibr-151-ae): for exempt or out-of-scope supplies only, send documentType commercial_invoice`,
     );
   }
 
