@@ -47,7 +47,7 @@ async function increment(bucket: string, windowStart: number, windowEnd: number)
       const doc = await RateLimitWindow.findOneAndUpdate(
         { _id },
         { $inc: { count: 1 }, $setOnInsert: { bucket, windowStart: new Date(windowStart), expiresAt: new Date(windowEnd) } },
-        { upsert: true, new: true },
+        { upsert: true, returnDocument: 'after' },
       ).lean();
       return doc!.count;
     } catch (err) {
