@@ -69,7 +69,8 @@ export interface WebhookDeliveryResult {
  * exhausted when the last retry fails. Every attempt and state change is persisted by an activity.
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
-  const { deliveryId, retryScheduleMs } = input;
+  const { deliveryId } = input;
+  const retryScheduleMs = input.retryScheduleMs ?? []; // a hand-started run without a schedule sends once
   for (let attempt = 1; ; attempt++) {
     const sent = await sendWebhookAttempt({ deliveryId, attempt });
     if (sent.kind === 'skipped') return { deliveryId, status: sent.rowStatus ?? 'missing', attempts: attempt - 1 };

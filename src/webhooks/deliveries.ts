@@ -45,31 +45,31 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
   if (!partner?.webhookUrl) throw new WebhookError('webhook_url_not_configured', `partner ${invoice.partnerId} has no webhook URL registered`);
 
   const now = new Date();
-  await WebhookDelivery.updateOne(
-    { _id: input.deliveryId },
-    {
-      $setOnInsert: {
-        invoiceId: invoice._id,
-        partnerId: invoice.partnerId,
-        smeId: invoice.smeId,
-        mode: invoice.mode,
-        event: STATUS_CHANGED_EVENT,
-        eventStatus: event.status,
-        eventReason: event.status === 'rejected' ? event.reason : null,
-        trigger: input.trigger,
-        status: 'pending',
-        attempts: 0,
-        maxAttempts: input.retryScheduleMs.length + 1, // the immediate send plus one per scheduled retry
-        retryScheduleMs: input.retryScheduleMs,
-        nextAttemptAt: now, // the first send is immediate
-        lastResponseStatus: null,
-        lastError: null,
-        deliveredAt: null,
-        attemptLog: [],
-      },
-    },
-    { upsert: true },
-  );
+  // insert-first, not an upsert: FerretDB 1.x drops null and [] values from $setOnInsert.
+  try {
+    await WebhookDelivery.create({
+      _id: input.deliveryId,
+      invoiceId: invoice._id,
+      partnerId: invoice.partnerId,
+      smeId: invoice.smeId,
+      mode: invoice.mode,
+      event: STATUS_CHANGED_EVENT,
+      eventStatus: event.status,
+      eventReason: event.status === 'rejected' ? event.reason : null,
+      trigger: input.trigger,
+      status: 'pending',
+      attempts: 0,
+      maxAttempts: input.retryScheduleMs.length + 1, // the immediate send plus one per scheduled retry
+      retryScheduleMs: input.retryScheduleMs,
+      nextAttemptAt: now, // the first send is immediate
+      lastResponseStatus: null,
+      lastError: null,
+      deliveredAt: null,
+      attemptLog: [],
+    });
+  } catch (err) {
+    if ((err as { code?: number }).code !== 11000) throw err; // a repeated call: the row exists already
+  }
   const row = await WebhookDelivery.findById(input.deliveryId).lean<WebhookDeliveryDoc>();
   return { deliveryId: input.deliveryId, retryScheduleMs: row!.retryScheduleMs };
 }
@@ -93,7 +93,7 @@ export async function beginAttempt(deliveryId: string, attempt: number): Promise
   const row = await WebhookDelivery.findOneAndUpdate(
     { _id: deliveryId, attempts: attempt - 1, status: { $in: ['pending', 'failed'] } },
     { $set: { status: 'pending' } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<WebhookDeliveryDoc>();
   if (!row) return null;
   const partner = await Partner.findById(row.partnerId).lean<PartnerDoc>();
@@ -137,7 +137,7 @@ export async function recordAttempt(deliveryId: string, o: AttemptOutcome): Prom
       $set,
       $push: { attemptLog: { attempt: o.attempt, at: new Date(o.sentAt), durationMs: o.durationMs, responseStatus: o.status, error: o.error, nextAttemptAt } },
     },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<WebhookDeliveryDoc>();
   if (updated) return updated.status;
   const current = await WebhookDelivery.findById(deliveryId).lean<WebhookDeliveryDoc>();

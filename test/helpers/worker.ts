@@ -4,12 +4,14 @@ import { createWorker } from '../../src/temporal/worker-factory';
 
 let running: { worker: Worker; done: Promise<void> } | undefined;
 let starting: Promise<void> | undefined;
+let runtimeInstalled = false; // Runtime.install may run once per process; a restarted worker reuses it
 
 /** One real worker for the whole run, on the run's own task queue; started by the first test that needs it. */
 export function ensureWorker(): Promise<void> {
   starting ??= (async () => {
     const cfg = config();
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    if (!runtimeInstalled) Runtime.install({ logger: new DefaultLogger('WARN') });
+    runtimeInstalled = true;
     const worker = await createWorker({ address: cfg.temporalAddress, namespace: cfg.temporalNamespace, taskQueue: cfg.temporalTaskQueue });
     running = { worker, done: worker.run() };
   })();

@@ -1,0 +1,186 @@
+import { expect } from 'chai';
+import { createHmac } from 'node:crypto';
+import { verifyWebhook } from '../../src';
+import { config } from '../../src/config';
+import { WebhookDelivery, type WebhookDeliveryDoc } from '../../src/db/models';
+import { temporalClient } from '../../src/temporal/client';
+import { webhookWorkflowId } from '../../src/temporal/workflow-ids';
+import { replayStatusWebhook, startStatusWebhook } from '../../src/webhooks/start';
+import { ensureWorker, stopWorker } from '../helpers/worker';
+import { newPartner } from '../helpers/partners';
+import { WebhookReceiver, invoiceAt, type ReceivedRequest } from '../helpers/webhook-receiver';
+
+async function finished(deliveryId: string): Promise<WebhookDeliveryDoc> {
+  const client = await temporalClient();
+  await client.workflow.getHandle(webhookWorkflowId(deliveryId)).result();
+  return (await WebhookDelivery.findById(deliveryId).lean<WebhookDeliveryDoc>())!;
+}
+
+function expectAuthentic(req: ReceivedRequest, secret: string): any {
+  const verified = verifyWebhook(req.rawBody, req.headers, secret);
+  expect(verified, JSON.stringify(verified)).to.have.property('ok', true);
+  // Independently of the helper: t from the header, HMAC over `${t}.${raw body}`.
+  const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(req.headers['x-webhook-signature']))!;
+  expect(createHmac('sha256', secret).update(`${t}.${req.rawBody}`).digest('hex')).to.equal(v1);
+  expect(req.headers['x-webhook-timestamp']).to.equal(t);
+  expect(req.headers).to.not.have.property('x-webhook-secret');
+  const event = JSON.parse(req.rawBody);
+  expect(event.timestamp).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  expect(Date.parse(event.timestamp) / 1000).to.equal(Number(t));
+  return event;
+}
+
+describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)', function () {
+  this.timeout(120_000);
+  const receivers: WebhookReceiver[] = [];
+  const receiver = async (...args: Parameters<typeof WebhookReceiver.start>) => {
+    const r = await WebhookReceiver.start(...args);
+    receivers.push(r);
+    return r;
+  };
+  before(() => ensureWorker());
+  after(() => Promise.all(receivers.map((r) => r.close())));
+
+  it('fireStatusWebhook (from a parent workflow) sends one signed SPEC 6.1 event; the child outlives the parent', async () => {
+    const hook = await receiver((_req, n) => (n === 1 ? 500 : 200));
+    const partner = await newPartner({ webhookUrl: hook.url });
+    const invoiceId = await invoiceAt(partner, 'rejected', 'buyer_trn_invalid');
+    const client = await temporalClient();
+    // fireStatusWebhook is itself a workflow function: here it plays the invoice workflow that calls it.
+    await client.workflow.execute('fireStatusWebhook', {
+      taskQueue: config().temporalTaskQueue,
+      workflowId: `test-fire-${invoiceId}`,
+      args: [{ invoiceId, status: 'rejected', reason: 'buyer_trn_invalid' }],
+    });
+    const [row] = await WebhookDelivery.find({ invoiceId }).lean<WebhookDeliveryDoc[]>();
+    expect(row).to.include({ status: 'pending', trigger: 'pipeline', event: 'invoice.status_changed', mode: 'test', maxAttempts: 7 });
+    // The parent has completed; the abandoned child goes on to retry after the 500.
+    const done = await finished(row._id);
+    expect(done).to.include({ status: 'delivered', attempts: 2 });
+    const event = expectAuthentic(hook.requests[1], partner.webhookSecret);
+    expect(Object.keys(event)).to.deep.equal(['event', 'erpPartnerId', 'invoiceId', 'status', 'reason', 'timestamp']);
+    expect(event).to.include({ event: 'invoice.status_changed', erpPartnerId: partner.partnerId, invoiceId, status: 'rejected', reason: 'buyer_trn_invalid' });
+    expect(hook.requests[0].headers['content-type']).to.equal('application/json');
+  });
+
+  it('500 then 200: delivered on the second attempt, the failed attempt recorded, each attempt signed at its own time', async () => {
+    const hook = await receiver((_req, n) => (n === 1 ? 500 : 200));
+    const partner = await newPartner({ webhookUrl: hook.url });
+    const invoiceId = await invoiceAt(partner, 'delivered');
+    // A first retry just over a second later, so the two attempts carry different t.
+    const started = await startStatusWebhook(invoiceId, 'delivered', null, { retryScheduleMs: [1100, 200, 200, 200, 200, 200] });
+    expect(started).to.deep.include({ status: 'pending' });
+    const row = await finished(started!.deliveryId);
+    expect(row).to.include({ status: 'delivered', attempts: 2, maxAttempts: 7, lastResponseStatus: 200, lastError: null });
+    expect(row.deliveredAt).to.be.instanceOf(Date);
+    expect(row.attemptLog.map((a) => [a.attempt, a.responseStatus, a.error])).to.deep.equal([[1, 500, 'HTTP 500'], [2, 200, null]]);
+    expect(hook.forDelivery(row._id)).to.have.length(2);
+    const [first, second] = hook.requests.map((r) => expectAuthentic(r, partner.webhookSecret));
+    expect(Date.parse(second.timestamp)).to.be.greaterThan(Date.parse(first.timestamp));
+    expect(first).to.include({ status: 'delivered', reason: null, invoiceId });
+    expect(hook.requests.map((r) => r.headers['x-webhook-attempt'])).to.deep.equal(['1', '2']);
+  });
+
+  it('a receiver failing every attempt: exhausted after 7 sends, spaced by the configured schedule; replay makes a new row', async () => {
+    let up = false;
+    const hook = await receiver(() => (up ? 200 : 503));
+    const partner = await newPartner({ webhookUrl: hook.url });
+    const invoiceId = await invoiceAt(partner, 'delivered');
+    const schedule = config().webhookRetryScheduleMs;
+    const started = await startStatusWebhook(invoiceId, 'delivered', null);
+    const row = await finished(started!.deliveryId);
+    expect(row).to.include({ status: 'exhausted', attempts: 7, maxAttempts: 7, lastResponseStatus: 503, lastError: 'HTTP 503', deliveredAt: null });
+    expect(hook.forDelivery(row._id)).to.have.length(7);
+    const log = row.attemptLog;
+    expect(log.map((a) => a.attempt)).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
+    for (let i = 0; i < 6; i++) {
+      const planned = new Date(log[i].nextAttemptAt!).getTime();
+      // Planned from the end of attempt i by exactly the configured wait; attempt i+1 never earlier.
+      expect(planned - (new Date(log[i].at).getTime() + log[i].durationMs)).to.equal(schedule[i]);
+      expect(new Date(log[i + 1].at).getTime()).to.be.at.least(planned);
+    }
+    expect(log[6].nextAttemptAt).to.equal(null);
+    expect(new Date(row.nextAttemptAt).getTime()).to.equal(new Date(log[5].nextAttemptAt!).getTime());
+
+    up = true;
+    const replay = await replayStatusWebhook(invoiceId);
+    expect(replay.deliveryId).to.not.equal(row._id);
+    const replayed = await finished(replay.deliveryId);
+    expect(replayed).to.include({ status: 'delivered', attempts: 1, trigger: 'replay', eventStatus: 'delivered' });
+    expect((await WebhookDelivery.findById(row._id).lean())!.status).to.equal('exhausted');
+    expect(await WebhookDelivery.countDocuments({ invoiceId })).to.equal(2);
+    expectAuthentic(hook.forDelivery(replay.deliveryId)[0], partner.webhookSecret);
+  });
+
+  it('refused connections are failed attempts recorded with their error', async () => {
+    const hook = await receiver();
+    const deadUrl = hook.url;
+    await hook.close();
+    const partner = await newPartner({ webhookUrl: deadUrl });
+    const invoiceId = await invoiceAt(partner, 'delivered');
+    const started = await startStatusWebhook(invoiceId, 'delivered', null, { retryScheduleMs: [10, 10] });
+    const row = await finished(started!.deliveryId);
+    expect(row).to.include({ status: 'exhausted', attempts: 3, maxAttempts: 3, lastResponseStatus: null });
+    expect(row.lastError).to.match(/^ECONNREFUSED/);
+  });
+
+  it('a worker restarted between attempts: the timer fires once it is back, nothing lost, nothing duplicated', async () => {
+    const hook = await receiver((_req, n) => (n <= 2 ? 500 : 200));
+    const partner = await newPartner({ webhookUrl: hook.url });
+    const invoiceId = await invoiceAt(partner, 'delivered');
+    const started = await startStatusWebhook(invoiceId, 'delivered', null, { retryScheduleMs: [1500, 300, 300, 300, 300, 300] });
+    await hook.waitForRequests(1);
+    await stopWorker();
+    try {
+      const countWhileDown = hook.requests.length;
+      const row = (await WebhookDelivery.findById(started!.deliveryId).lean<WebhookDeliveryDoc>())!;
+      const dueAt = new Date(row.nextAttemptAt).getTime();
+      await new Promise((r) => setTimeout(r, Math.max(0, dueAt - Date.now()) + 1500)); // well past the due time
+      expect(hook.requests.length).to.equal(countWhileDown); // no worker, no send
+    } finally {
+      await ensureWorker();
+    }
+    const row = await finished(started!.deliveryId);
+    expect(row).to.include({ status: 'delivered', attempts: 3 });
+    const requests = hook.forDelivery(row._id);
+    expect(requests.map((r) => r.headers['x-webhook-attempt'])).to.deep.equal(['1', '2', '3']);
+    expect(row.attemptLog.map((a) => a.responseStatus)).to.deep.equal([500, 500, 200]);
+  });
+
+  it('redirects are not followed: a 3xx is a failed attempt recorded with its status', async () => {
+    const elsewhere = await receiver();
+    const hook = await receiver((_req, n) => (n === 1 ? { status: 302, headers: { Location: elsewhere.url } } : 200));
+    const partner = await newPartner({ webhookUrl: hook.url });
+    const invoiceId = await invoiceAt(partner, 'delivered');
+    const row = await finished((await startStatusWebhook(invoiceId, 'delivered', null))!.deliveryId);
+    expect(row).to.include({ status: 'delivered', attempts: 2 });
+    expect(row.attemptLog[0]).to.include({ responseStatus: 302 });
+    expect(row.attemptLog[0].error).to.match(/redirect .* not followed/);
+    expect(elsewhere.requests).to.have.length(0);
+  });
+
+  it('live mode refuses URLs that resolve to loopback (name or literal address) and sends nothing', async () => {
+    const hook = await receiver();
+    const port = new URL(hook.url).port;
+    for (const url of [`https://localhost:${port}/hooks`, `https://[::ffff:127.0.0.1]:${port}/hooks`]) {
+      const partner = await newPartner({ mode: 'live', webhookUrl: url });
+      const invoiceId = await invoiceAt(partner, 'delivered');
+      const row = await finished((await startStatusWebhook(invoiceId, 'delivered', null, { retryScheduleMs: [10] }))!.deliveryId);
+      expect(row).to.include({ status: 'exhausted', attempts: 2, lastResponseStatus: null, mode: 'live' });
+      expect(row.lastError).to.match(/^refused: .*loopback/);
+    }
+    const plain = await newPartner({ mode: 'live', webhookUrl: hook.url });
+    const row = await finished((await startStatusWebhook(await invoiceAt(plain, 'delivered'), 'delivered', null, { retryScheduleMs: [] }))!.deliveryId);
+    expect(row.lastError).to.match(/^refused: live partners must use an https webhook URL/);
+    expect(hook.requests).to.have.length(0);
+  });
+
+  it('a partner without a webhook URL: nothing is created or sent', async () => {
+    const partner = await newPartner({ webhookUrl: null });
+    const invoiceId = await invoiceAt(partner, 'delivered');
+    expect(await startStatusWebhook(invoiceId, 'delivered', null)).to.equal(null);
+    const client = await temporalClient();
+    await client.workflow.execute('fireStatusWebhook', { taskQueue: config().temporalTaskQueue, workflowId: `test-fire-${invoiceId}`, args: [{ invoiceId, status: 'delivered', reason: null }] });
+    expect(await WebhookDelivery.countDocuments({ invoiceId })).to.equal(0);
+  });
+});
