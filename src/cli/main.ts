@@ -5,7 +5,7 @@ const USAGE = `usage: einvoice <command>
   render BODY.json          print the PINT-AE XML for a Partner InvoiceCreateBody
   validate DOC.xml          apply the native PINT-AE rules to a UBL document
   admin <subcommand> ...    partner:create | partner:update | sme:connect
-  ops <subcommand> ...      retry <invoiceId> | stuck [--minutes N]`;
+  ops <subcommand> ...      retry <invoiceId> | stuck [--minutes N] | replay-webhook <invoiceId> | webhook-deliveries <invoiceId>`;
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 

@@ -4,10 +4,13 @@ import { connectMongo, disconnectMongo } from '../db/connection';
 import { closeTemporalClient } from '../temporal/client';
 import { OpsError, opsRetry, stuckInvoices } from '../services/invoice-ops';
 import { UsageError, type CliIo } from './io';
+import { replayWebhookCommand, webhookDeliveriesCommand } from './ops-webhook';
 
 const USAGE = `usage:
   einvoice ops retry <invoiceId>        restart a failed or stuck invoice's pipeline
-  einvoice ops stuck [--minutes <N>]    list invoices in draft/queued/transformed/validated for more than N minutes (default 30)`;
+  einvoice ops stuck [--minutes <N>]    list invoices in draft/queued/transformed/validated for more than N minutes (default 30)
+  einvoice ops replay-webhook <invoiceId>        send the invoice's last status webhook again (a new delivery)
+  einvoice ops webhook-deliveries <invoiceId>    every webhook delivery of the invoice, with each attempt`;
 
 /** `einvoice ops ...`: support operations. Prints JSON. (`ops replay-webhook` is registered by the webhooks part.) */
 export async function opsCommand(args: string[], io: CliIo): Promise<number> {
@@ -21,6 +24,8 @@ export async function opsCommand(args: string[], io: CliIo): Promise<number> {
     const minutes = parseMinutes(rest);
     return run(io, () => stuckInvoices(minutes));
   }
+  if (sub === 'replay-webhook') return replayWebhookCommand(rest, io);
+  if (sub === 'webhook-deliveries') return webhookDeliveriesCommand(rest, io);
   throw new UsageError(sub ? `unknown ops command "${sub}"\n${USAGE}` : USAGE);
 }
 

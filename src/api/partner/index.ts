@@ -9,6 +9,7 @@ import { registerCustomers } from './customers';
 import { registerBulkInvoices } from './bulk';
 import { registerInvoices } from './invoices';
 import { registerInvoiceDocument } from './invoice-document';
+import { registerWebhookDeliveries } from './webhook-deliveries';
 
 /**
  * The Partner API (/v1/partner). Order matters and is visible here: partner credentials first, then the
@@ -28,6 +29,7 @@ export function partnerRouter(): Router {
   registerBulkInvoices(smeScoped);
   registerInvoices(smeScoped);
   registerInvoiceDocument(smeScoped);
+  registerWebhookDeliveries(smeScoped);
   router.use(smeScoped.routes(), smeScoped.allowedMethods());
   return router;
 }

@@ -1,0 +1,81 @@
+import type Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { Invoice, type PartnerDoc, type SmeConnectionDoc, type WebhookDeliveryDoc } from '../../db/models';
+import { idempotent } from '../../http/idempotency';
+import { ProblemError, problems } from '../../http/problem';
+import { deliveriesOf, WebhookError } from '../../webhooks/deliveries';
+import { replayStatusWebhook } from '../../webhooks/start';
+
+/** SPEC 2.1 WebhookDelivery, exactly (the attempt log stays internal: `einvoice ops webhook-deliveries`). */
+export interface WebhookDeliveryView {
+  deliveryId: string;
+  status: string;
+  event: string;
+  mode: string;
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAt: string;
+  createdAt: string;
+  updatedAt: string;
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+}
+
+export function webhookDeliveryView(row: WebhookDeliveryDoc): WebhookDeliveryView {
+  const iso = (d: Date | string) => new Date(d).toISOString();
+  return {
+    deliveryId: row._id,
+    status: row.status,
+    event: row.event,
+    mode: row.mode,
+    attempts: row.attempts,
+    maxAttempts: row.maxAttempts,
+    nextAttemptAt: iso(row.nextAttemptAt),
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+    lastResponseStatus: row.lastResponseStatus ?? null,
+    lastError: row.lastError ?? null,
+    deliveredAt: row.deliveredAt ? iso(row.deliveredAt) : null,
+  };
+}
+
+function owner(ctx: Context): { partnerId: string; smeId: string } {
+  return { partnerId: (ctx.state.partner as PartnerDoc)._id, smeId: (ctx.state.sme as SmeConnectionDoc)._id };
+}
+
+const notYours = (id: string) => problems.notFound(`No invoice ${id.slice(0, 64)} for this partner and SME.`);
+
+/**
+ * SPEC 4.1 lists no Idempotency-Key for replay, while SPEC 1 wants one on every mutation: a key, when sent,
+ * makes a retried replay answer with the first delivery instead of sending again; without one, every call is
+ * a new delivery (which is what "replay" asks for).
+ */
+function idempotentWhenKeyed(): Middleware {
+  const guarded = idempotent();
+  return (ctx, next) => (ctx.get('Idempotency-Key') ? guarded(ctx, next) : next());
+}
+
+/** Audit and replay of invoice.status_changed webhooks (SPEC 4.1, 3.2). */
+export function registerWebhookDeliveries(router: Router): void {
+  router.get('/invoices/:id/webhook-deliveries', async (ctx) => {
+    const id = ctx.params.id;
+    if (!(await Invoice.exists({ _id: id, ...owner(ctx) }))) throw notYours(id);
+    ctx.body = { data: (await deliveriesOf(id)).map(webhookDeliveryView) };
+  });
+
+  router.post('/invoices/:id/replay-webhook', idempotentWhenKeyed(), async (ctx) => {
+    const id = ctx.params.id;
+    try {
+      ctx.body = await replayStatusWebhook(id, { owner: owner(ctx) });
+      ctx.status = 202;
+    } catch (err) {
+      if (!(err instanceof WebhookError)) throw err;
+      if (err.code === 'invoice_not_found') throw notYours(id);
+      if (err.code === 'no_event') {
+        throw new ProblemError(404, 'no_webhook_event', 'Not found', `Invoice ${id} has not reached delivered or rejected, so there is no event to replay.`);
+      }
+      throw problems.conflict('webhook_url_not_configured', 'No webhook URL is registered for this partner; ask support to set one (einvoice admin partner:update --webhook-url), then replay.');
+    }
+  });
+}
