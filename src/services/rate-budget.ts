@@ -18,46 +18,93 @@ export interface BudgetResult {
 }
 
 /**
- * Consumes one use of a budget with a fixed window: one counter document per bucket and window, incremented with
- * an atomic $inc upsert, so every API process counts together and no transaction is needed. Refused uses count
- * too (a client hammering a closed budget does not get extra room). Fixed windows allow up to twice the limit
- * across a window boundary; we accept that for a single atomic write per request and an exact Retry-After.
+ * Consumes one use of a budget with a fixed window: one counter document per bucket and window in MongoDB,
+ * incremented with $inc, so every API process counts together; no transaction. Refused uses count too (a client
+ * hammering a closed budget gets no extra room). Fixed windows allow up to twice the limit across a window
+ * boundary; we accept that for one cheap write per request and an exact Retry-After.
  */
 export async function consumeBudget(req: BudgetRequest, now = Date.now()): Promise<BudgetResult> {
   const windowStart = Math.floor(now / req.windowMs) * req.windowMs;
   const windowEnd = windowStart + req.windowMs;
-  const count = await increment(req.bucket, windowStart, windowEnd);
-  return budgetResult(count, req.limit, windowEnd, now);
+  const use = await nextUse({ _id: `${req.bucket}@${windowStart}`, bucket: req.bucket, windowStart, expiresAt: new Date(windowEnd) });
+  return budgetResult(use, req.limit, windowEnd, now);
 }
 
-/** Pure: what a window count means for the caller. */
-export function budgetResult(count: number, limit: number, windowEnd: number, now: number): BudgetResult {
-  const allowed = count <= limit;
+/** Pure: what the use number within a window means for the caller. */
+export function budgetResult(use: number, limit: number, windowEnd: number, now: number): BudgetResult {
+  const allowed = use <= limit;
   return {
     allowed,
-    remaining: Math.max(0, limit - count),
+    remaining: allowed ? limit - use : 0,
     retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((windowEnd - now) / 1000)),
   };
 }
 
-async function increment(bucket: string, windowStart: number, windowEnd: number): Promise<number> {
-  const _id = `${bucket}@${windowStart}`;
+interface WindowRef {
+  _id: string;
+  bucket: string;
+  windowStart: number;
+  expiresAt: Date;
+}
+
+interface Waiter {
+  resolve: (use: number) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Concurrent uses of one window within this process are coalesced into a single `$inc: k` and numbered from its
+ * result. Two reasons: one write per burst instead of one per request, and exact counts on FerretDB 1.x, whose
+ * updates are read-modify-write without isolation (concurrent $inc on one document lose increments there; on
+ * MongoDB $inc is atomic, so counts are exact across processes too). See docs/decisions.md.
+ */
+const queues = new Map<string, { waiting: Waiter[] }>();
+
+function nextUse(win: WindowRef): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const queue = queues.get(win._id);
+    if (queue) {
+      queue.waiting.push({ resolve, reject });
+      return;
+    }
+    const fresh = { waiting: [{ resolve, reject }] };
+    queues.set(win._id, fresh);
+    void drain(win, fresh);
+  });
+}
+
+async function drain(win: WindowRef, queue: { waiting: Waiter[] }): Promise<void> {
+  try {
+    while (queue.waiting.length > 0) {
+      const batch = queue.waiting.splice(0);
+      try {
+        const total = await incrementBy(win, batch.length);
+        batch.forEach((w, i) => w.resolve(total - batch.length + 1 + i));
+      } catch (err) {
+        for (const w of batch) w.reject(err);
+      }
+    }
+  } finally {
+    queues.delete(win._id);
+  }
+}
+
+/** Increment-then-insert rather than an upsert, which on FerretDB 1.x loses even more increments. */
+async function incrementBy(win: WindowRef, by: number): Promise<number> {
   for (let attempt = 0; ; attempt++) {
+    const doc = await RateLimitWindow.findOneAndUpdate({ _id: win._id }, { $inc: { count: by } }, { returnDocument: 'after' }).lean();
+    if (doc) return doc.count;
     try {
-      const doc = await RateLimitWindow.findOneAndUpdate(
-        { _id },
-        { $inc: { count: 1 }, $setOnInsert: { bucket, windowStart: new Date(windowStart), expiresAt: new Date(windowEnd) } },
-        { upsert: true, returnDocument: 'after' },
-      ).lean();
-      return doc!.count;
+      await RateLimitWindow.create({ _id: win._id, bucket: win.bucket, windowStart: new Date(win.windowStart), count: by, expiresAt: win.expiresAt });
+      return by;
     } catch (err) {
-      // Two first requests of a window both upsert: one inserts, the other hits the unique _id; it then increments.
+      // Another process inserted this window's counter first: increment it instead.
       if (!isDuplicateKeyError(err) || attempt >= 3) throw err;
     }
   }
 }
 
-/** Periodic cleanup: windows that have ended. */
+/** Periodic cleanup: counters of windows that have ended. */
 export async function purgeExpiredRateLimitWindows(now = new Date()): Promise<number> {
   const res = await RateLimitWindow.deleteMany({ expiresAt: { $lte: now } });
   return res.deletedCount ?? 0;
