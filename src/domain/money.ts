@@ -53,3 +53,103 @@ export function sum(values: Iterable<Decimal>): Decimal {
   for (const v of values) total = total.plus(v);
   return total;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Fixed-point arithmetic on BigInt for the hot path (line amounts, breakdown, totals): exact, and
+// several times faster than Decimal objects. Money is held as integer fils (1/100 AED); an exact
+// product of a quantity and a price is held as integer units at a decimal scale.
+
+/** An exact decimal: `units` x 10^-`scale`. */
+export interface Exact {
+  units: bigint;
+  scale: number;
+}
+
+const POW10: bigint[] = [1n];
+function pow10(n: number): bigint {
+  while (POW10.length <= n) POW10.push(POW10[POW10.length - 1] * 10n);
+  return POW10[n];
+}
+
+const PLAIN_NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i;
+
+/**
+ * The exact decimal written by a JSON number's shortest round-trip form (12.35 is 12.35) or by a
+ * numeric string. Throws on NaN, Infinity and non-numeric strings.
+ */
+export function exact(value: number | string): Exact {
+  const m = PLAIN_NUMBER.exec(typeof value === 'number' ? String(value) : value.trim());
+  if (!m) throw new Error(`not a finite decimal number: ${String(value)}`);
+  const [, sign, int, frac = '', exp] = m;
+  let units = BigInt(int + frac);
+  let scale = frac.length - (exp ? Number(exp) : 0);
+  if (scale < 0) {
+    units *= pow10(-scale);
+    scale = 0;
+  }
+  return { units: sign ? -units : units, scale };
+}
+
+export function mulExact(a: Exact, b: Exact): Exact {
+  return { units: a.units * b.units, scale: a.scale + b.scale };
+}
+
+/** Divide by 10^digits, rounding half-up (ties away from zero). */
+function divRound(units: bigint, divisor: bigint): bigint {
+  const q = units / divisor;
+  const r = units % divisor;
+  const twice = (r < 0n ? -r : r) * 2n;
+  if (twice >= divisor) return units < 0n ? q - 1n : q + 1n;
+  return q;
+}
+
+/** An exact decimal rounded half-up to fils. */
+export function toFils(e: Exact): bigint {
+  return e.scale <= 2 ? e.units * pow10(2 - e.scale) : divRound(e.units, pow10(e.scale - 2));
+}
+
+/** A JSON number of AED rounded half-up to fils. */
+export function fils(value: number | string): bigint {
+  return toFils(exact(value));
+}
+
+/** fils x percent / 100, rounded half-up to fils (percent an integer, e.g. 5n). */
+export function percentOfFils(amount: bigint, percent: bigint): bigint {
+  return divRound(amount * percent, 100n);
+}
+
+/** Fils as an amount with two decimals: 105000n -> "1050.00", -5n -> "-0.05". */
+export function filsText(amount: bigint): string {
+  const neg = amount < 0n;
+  const abs = neg ? -amount : amount;
+  const s = abs.toString();
+  const padded = s.length < 3 ? '000'.slice(s.length) + s : s;
+  return (neg ? '-' : '') + padded.slice(0, -2) + '.' + padded.slice(-2);
+}
+
+/** An exact decimal as plain text, without exponent or trailing zeros ("0.5", "12", "0.0000001"). */
+export function exactText(e: Exact): string {
+  let units = e.units;
+  let scale = e.scale;
+  while (scale > 0 && units % 10n === 0n) {
+    units /= 10n;
+    scale--;
+  }
+  const neg = units < 0n;
+  const s = (neg ? -units : units).toString();
+  if (scale === 0) return (neg ? '-' : '') + s;
+  const padded = s.length <= scale ? '0'.repeat(scale - s.length + 1) + s : s;
+  return (neg ? '-' : '') + padded.slice(0, padded.length - scale) + '.' + padded.slice(padded.length - scale);
+}
+
+/** Plain text of a JSON number without going through BigInt when its own form has no exponent. */
+export function numberText(value: number): string {
+  const s = String(value);
+  return s.includes('e') ? exactText(exact(value)) : s;
+}
+
+export function sumFils(values: Iterable<bigint>): bigint {
+  let total = 0n;
+  for (const v of values) total += v;
+  return total;
+}

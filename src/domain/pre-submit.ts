@@ -144,8 +144,7 @@ function checkLine(f: Findings, body: InvoiceCreateBody, line: InvoiceLine, i: n
     }
   }
   if (amountsOk && info) {
-    const net = lineAmounts(line).net;
-    if (net.isNegative()) {
+    if (line.discountAmount && lineAmounts(line).net < 0n) {
       f.add('discount_exceeds_line_amount', `${p}.discountAmount`, `${p}.discountAmount is larger than quantity x unitPrice + chargeAmount: the line amount would be negative`);
     }
   }

@@ -1,7 +1,6 @@
 // How each Partner API taxCategory maps onto PINT-AE: category code (Aligned-TaxCategoryCodes), the
 // rate printed on lines and in the breakdown, the rate that computes tax, exemption reason (E only),
 // reverse-charge goods type (BTAE-09, AE only). Pure data and code.
-import { Decimal } from './money';
 import type { ShortTaxCode, TaxCategory } from './invoice-types';
 import { EXEMPTION_REASONS, GOODS_TYPES, type ExemptionReasonCode, type GoodsTypeCode } from '../pint-ae/codelists';
 
@@ -11,9 +10,9 @@ export interface TaxCategoryInfo {
   category: TaxCategory;
   code: PintTaxCode;
   /** The cbc:Percent written on lines and in the breakdown; null: omitted (E and O must not carry one). */
-  percent: Decimal | null;
-  /** The rate that computes the seller's VAT: 5 % for S, 0 for everything else (AE: the buyer accounts for it). */
-  taxPercent: Decimal;
+  percent: string | null;
+  /** The rate (percent) that computes the seller's VAT: 5 for S, 0 for everything else (AE: the buyer accounts for it). */
+  taxPercent: bigint;
   /** vatRate values (decimal fractions) the client may send for this category. */
   acceptedVatRates: readonly number[];
   exemptionReasonCode?: ExemptionReasonCode;
@@ -25,33 +24,33 @@ export interface TaxCategoryInfo {
   label: string;
 }
 
-const FIVE = new Decimal(5);
-const NIL = new Decimal(0);
+const FIVE = '5';
+const NIL = '0';
 
 function rc(category: TaxCategory, goodsType: GoodsTypeCode | undefined, label: string): TaxCategoryInfo {
   // The official example and aligned-ibrp-ae-05-ae: the line and the breakdown carry the 5 % the buyer
   // self-accounts for; the tax amount on the invoice is 0 (aligned-ibrp-ae-09-ae, ibr-162-ae).
-  return { category, code: 'AE', percent: FIVE, taxPercent: NIL, acceptedVatRates: [0.05, 0], goodsType, reverseCharge: true, label };
+  return { category, code: 'AE', percent: FIVE, taxPercent: 0n, acceptedVatRates: [0.05, 0], goodsType, reverseCharge: true, label };
 }
 
 export const TAX_CATEGORY_INFO: Readonly<Record<TaxCategory, TaxCategoryInfo>> = {
-  standard_5: { category: 'standard_5', code: 'S', percent: FIVE, taxPercent: FIVE, acceptedVatRates: [0.05], reverseCharge: false, label: 'standard rate 5 %' },
-  zero_rated_export: { category: 'zero_rated_export', code: 'Z', percent: NIL, taxPercent: NIL, acceptedVatRates: [0], reverseCharge: false, label: 'zero-rated export' },
-  zero_rated_healthcare: { category: 'zero_rated_healthcare', code: 'Z', percent: NIL, taxPercent: NIL, acceptedVatRates: [0], reverseCharge: false, label: 'zero-rated healthcare' },
-  zero_rated_education: { category: 'zero_rated_education', code: 'Z', percent: NIL, taxPercent: NIL, acceptedVatRates: [0], reverseCharge: false, label: 'zero-rated education' },
+  standard_5: { category: 'standard_5', code: 'S', percent: FIVE, taxPercent: 5n, acceptedVatRates: [0.05], reverseCharge: false, label: 'standard rate 5 %' },
+  zero_rated_export: { category: 'zero_rated_export', code: 'Z', percent: NIL, taxPercent: 0n, acceptedVatRates: [0], reverseCharge: false, label: 'zero-rated export' },
+  zero_rated_healthcare: { category: 'zero_rated_healthcare', code: 'Z', percent: NIL, taxPercent: 0n, acceptedVatRates: [0], reverseCharge: false, label: 'zero-rated healthcare' },
+  zero_rated_education: { category: 'zero_rated_education', code: 'Z', percent: NIL, taxPercent: 0n, acceptedVatRates: [0], reverseCharge: false, label: 'zero-rated education' },
   exempt_financial: {
-    category: 'exempt_financial', code: 'E', percent: null, taxPercent: NIL, acceptedVatRates: [0], reverseCharge: false, label: 'exempt financial services',
+    category: 'exempt_financial', code: 'E', percent: null, taxPercent: 0n, acceptedVatRates: [0], reverseCharge: false, label: 'exempt financial services',
     exemptionReasonCode: 'DL8.46.1', exemptionReason: EXEMPTION_REASONS['DL8.46.1'],
   },
   exempt_residential_rent: {
-    category: 'exempt_residential_rent', code: 'E', percent: null, taxPercent: NIL, acceptedVatRates: [0], reverseCharge: false, label: 'exempt residential rent',
+    category: 'exempt_residential_rent', code: 'E', percent: null, taxPercent: 0n, acceptedVatRates: [0], reverseCharge: false, label: 'exempt residential rent',
     exemptionReasonCode: 'DL8.46.2', exemptionReason: EXEMPTION_REASONS['DL8.46.2'],
   },
   reverse_charge_designated_zone: rc('reverse_charge_designated_zone', undefined, 'reverse charge (designated zone)'),
   reverse_charge_electronic_devices: rc('reverse_charge_electronic_devices', 'DL8.48.8.2', 'reverse charge (electronic devices)'),
   reverse_charge_gold_diamonds: rc('reverse_charge_gold_diamonds', 'DL8.48.8.1', 'reverse charge (gold and diamonds)'),
   reverse_charge_crude_or_refined_oil: rc('reverse_charge_crude_or_refined_oil', 'DL8.48.3.1', 'reverse charge (crude or refined oil)'),
-  out_of_scope: { category: 'out_of_scope', code: 'O', percent: null, taxPercent: NIL, acceptedVatRates: [0], reverseCharge: false, label: 'out of scope of VAT' },
+  out_of_scope: { category: 'out_of_scope', code: 'O', percent: null, taxPercent: 0n, acceptedVatRates: [0], reverseCharge: false, label: 'out of scope of VAT' },
 };
 
 /** What to send instead of a short PINT-AE code. */

@@ -1,5 +1,5 @@
-// Line amounts, VAT breakdown and document totals of an invoice, in decimal arithmetic, the way
-// PINT-AE checks them. Pure code.
+// Line amounts, VAT breakdown and document totals of an invoice, in exact decimal arithmetic (integer
+// fils on BigInt, see money.ts), the way PINT-AE checks them. Pure code.
 //
 // Per line:   net = quantity x unitPrice - discountAmount + chargeAmount, rounded half-up to fils
 //             (IBT-131, checked by ibr-147-ae); line VAT (BTAE-08) = net x rate, rounded; BTAE-10 = net + VAT.
@@ -9,33 +9,40 @@
 //             amounts (ibr-co-14), so BTAE-08 values may differ from it by rounding, as PINT-AE allows.
 // Totals:     line extension = tax exclusive = sum of nets (no document-level allowances or charges in
 //             InvoiceCreateBody); tax inclusive = payable = tax exclusive + VAT.
-import { dec, fmt2, fmtPlain, percentOf, round2, Decimal, ZERO } from './money';
+import { exact, fils, filsText, mulExact, numberText, percentOfFils, toFils, type Exact } from './money';
 import type { InvoiceCreateBody, InvoiceLine } from './invoice-types';
 import { taxCategoryInfo, type PintTaxCode, type TaxCategoryInfo } from './tax-categories';
 
 export interface LineAmounts {
   /** quantity x unitPrice, exact. */
-  gross: Decimal;
-  discount: Decimal;
-  charge: Decimal;
-  /** IBT-131 line net amount, 2 decimals. */
-  net: Decimal;
-  /** BTAE-08 line VAT amount, 2 decimals (0 for Z, O and AE; E lines carry none: `null`). */
-  tax: Decimal | null;
-  /** BTAE-10 line amount including VAT. */
-  inclusive: Decimal;
+  gross: Exact;
+  /** Fils. */
+  discount: bigint;
+  charge: bigint;
+  /** IBT-131 line net amount, in fils. */
+  net: bigint;
+  /** BTAE-08 line VAT amount in fils (0 for Z, O and AE); E lines carry none: `null`. */
+  tax: bigint | null;
+  /** BTAE-10 line amount including VAT, in fils. */
+  inclusive: bigint;
   info: TaxCategoryInfo;
-  /** The quantity and unit price exactly as they are written in the XML. */
+  /** The texts written into the XML. */
   quantityText: string;
   priceText: string;
+  netText: string;
+  taxText: string | null;
+  inclusiveText: string;
+  discountText: string;
+  chargeText: string;
 }
 
 export interface CategoryBreakdown {
   code: PintTaxCode;
   /** cbc:Percent, or null where PINT-AE forbids it (E, O). */
-  percent: Decimal | null;
-  taxable: Decimal;
-  tax: Decimal;
+  percent: string | null;
+  /** Fils. */
+  taxable: bigint;
+  tax: bigint;
   /** Set when every line of the category shares one exemption reason (E). */
   exemptionReasonCode?: string;
   exemptionReason?: string;
@@ -43,14 +50,15 @@ export interface CategoryBreakdown {
   exemptionReasonCodes: string[];
 }
 
+/** Amounts in fils (bigint). */
 export interface InvoiceAmounts {
   lines: LineAmounts[];
   breakdown: CategoryBreakdown[];
-  lineExtension: Decimal;
-  taxExclusive: Decimal;
-  tax: Decimal;
-  taxInclusive: Decimal;
-  payable: Decimal;
+  lineExtension: bigint;
+  taxExclusive: bigint;
+  tax: bigint;
+  taxInclusive: bigint;
+  payable: bigint;
 }
 
 /** Totals as decimal strings with two decimals (money) — the public, JSON-friendly form. */
@@ -68,77 +76,94 @@ export interface InvoiceTotals {
 /**
  * ibr-147-ae evaluates `round(LineExtensionAmount * 100) div 100 = round((quantity * (price div
  * baseQuantity) + sum(charges) - sum(allowances)) * 100) div 100` on untyped XML values, i.e. in IEEE
- * doubles, ties rounded towards +infinity. For the rare exact half-fils line (0.5 x 10.01 = 5.005) the
- * double product sits just below the half and the official rule expects 5.00 where decimal half-up
- * gives 5.01. This reproduces the official expression so the renderer can follow it.
+ * doubles, ties rounded towards +infinity. For the rare line whose exact amount ends in half a fils,
+ * the double product can sit just below the half (7 x 0.145 = 1.0149999999999999): the official rule
+ * then expects 1.01 where decimal half-up gives 1.02. This reproduces the official expression so the
+ * line amount can follow it (docs/decisions.md).
  */
-function officialLineRound(quantityText: string, priceText: string, charges: string[], allowances: string[]): number {
-  let charge = 0;
-  for (const c of charges) charge += Number(c);
-  let allowance = 0;
-  for (const a of allowances) allowance += Number(a);
+function officialLineRound(quantityText: string, priceText: string, chargeText: string | null, discountText: string | null): number {
+  const charge = chargeText === null ? 0 : Number(chargeText);
+  const allowance = discountText === null ? 0 : Number(discountText);
   return Math.round((Number(quantityText) * (Number(priceText) / 1) + charge - allowance) * 100) / 100;
 }
 
-const FILS = new Decimal('0.01');
+const officialLeft = (text: string) => Math.round(Number(text) * 100) / 100;
 
 export function lineAmounts(line: InvoiceLine): LineAmounts {
   const info = taxCategoryInfo(line.taxCategory);
   if (!info) throw new Error(`unsupported taxCategory ${String(line.taxCategory)} (run preSubmitCheck first)`);
-  const qty = dec(line.quantity);
-  const price = dec(line.unitPrice);
-  const gross = qty.times(price);
-  const discount = line.discountAmount ? round2(dec(line.discountAmount)) : ZERO;
-  const charge = line.chargeAmount ? round2(dec(line.chargeAmount)) : ZERO;
-  const quantityText = fmtPlain(qty);
-  const priceText = fmtPlain(price);
-  let net = round2(gross.minus(discount).plus(charge));
-  const official = officialLineRound(
-    quantityText,
-    priceText,
-    line.chargeAmount ? [fmt2(charge)] : [],
-    line.discountAmount ? [fmt2(discount)] : [],
-  );
-  if (Math.round(net.toNumber() * 100) / 100 !== official) {
+  const quantityText = numberText(line.quantity);
+  const priceText = numberText(line.unitPrice);
+  const gross = mulExact(exact(quantityText), exact(priceText));
+  const discount = line.discountAmount ? fils(line.discountAmount) : 0n;
+  const charge = line.chargeAmount ? fils(line.chargeAmount) : 0n;
+  const discountText = filsText(discount);
+  const chargeText = filsText(charge);
+  // net = round(gross - discount + charge): add the fils amounts at the gross's scale, then round.
+  const scale = Math.max(gross.scale, 2);
+  const shift = 10n ** BigInt(scale - 2);
+  const grossUnits = gross.units * 10n ** BigInt(scale - gross.scale);
+  let net = toFils({ units: grossUnits - discount * shift + charge * shift, scale });
+  let netText = filsText(net);
+  const official = officialLineRound(quantityText, priceText, line.chargeAmount ? chargeText : null, line.discountAmount ? discountText : null);
+  if (officialLeft(netText) !== official) {
     // Only at an exact half fils: take the neighbouring fils the official rule computes.
-    for (const candidate of [net.minus(FILS), net.plus(FILS)]) {
-      if (Math.round(candidate.toNumber() * 100) / 100 === official) {
+    for (const candidate of [net - 1n, net + 1n]) {
+      const text = filsText(candidate);
+      if (officialLeft(text) === official) {
         net = candidate;
+        netText = text;
         break;
       }
     }
   }
-  const tax = info.code === 'E' ? null : percentOf(net, info.taxPercent);
-  return { gross, discount, charge, net, tax, inclusive: tax ? net.plus(tax) : net, info, quantityText, priceText };
+  const tax = info.code === 'E' ? null : percentOfFils(net, info.taxPercent);
+  const inclusive = tax === null ? net : net + tax;
+  return {
+    gross,
+    discount,
+    charge,
+    net,
+    tax,
+    inclusive,
+    info,
+    quantityText,
+    priceText,
+    netText,
+    taxText: tax === null ? null : filsText(tax),
+    inclusiveText: filsText(inclusive),
+    discountText,
+    chargeText,
+  };
 }
 
-/** Line amounts, breakdown and totals with Decimals (what the renderer writes). */
+/** Line amounts, breakdown and totals in fils (what the renderer writes). */
 export function computeAmounts(body: Pick<InvoiceCreateBody, 'lines'>): InvoiceAmounts {
   const lines = body.lines.map(lineAmounts);
-  const byCode = new Map<PintTaxCode, CategoryBreakdown>();
-  let lineExtension = ZERO;
+  const byCode = new Map<PintTaxCode, CategoryBreakdown & { taxPercent: bigint }>();
+  let lineExtension = 0n;
   for (const l of lines) {
-    lineExtension = lineExtension.plus(l.net);
+    lineExtension += l.net;
     let entry = byCode.get(l.info.code);
     if (!entry) {
-      entry = { code: l.info.code, percent: l.info.percent, taxable: ZERO, tax: ZERO, exemptionReasonCodes: [] };
+      entry = { code: l.info.code, percent: l.info.percent, taxable: 0n, tax: 0n, exemptionReasonCodes: [], taxPercent: l.info.taxPercent };
       byCode.set(l.info.code, entry);
     }
-    entry.taxable = entry.taxable.plus(l.net);
+    entry.taxable += l.net;
     if (l.info.exemptionReasonCode && !entry.exemptionReasonCodes.includes(l.info.exemptionReasonCode)) {
       entry.exemptionReasonCodes.push(l.info.exemptionReasonCode);
       entry.exemptionReason = entry.exemptionReasonCodes.length === 1 ? l.info.exemptionReason : undefined;
     }
   }
-  const breakdown = [...byCode.values()];
-  let tax = ZERO;
-  for (const b of breakdown) {
-    const info = lines.find((l) => l.info.code === b.code)!.info;
-    b.tax = percentOf(b.taxable, info.taxPercent);
+  const breakdown: CategoryBreakdown[] = [];
+  let tax = 0n;
+  for (const { taxPercent, ...b } of byCode.values()) {
+    b.tax = percentOfFils(b.taxable, taxPercent);
     if (b.exemptionReasonCodes.length === 1) b.exemptionReasonCode = b.exemptionReasonCodes[0];
-    tax = tax.plus(b.tax);
+    tax += b.tax;
+    breakdown.push(b);
   }
-  const taxInclusive = lineExtension.plus(tax);
+  const taxInclusive = lineExtension + tax;
   return { lines, breakdown, lineExtension, taxExclusive: lineExtension, tax, taxInclusive, payable: taxInclusive };
 }
 
@@ -147,17 +172,12 @@ export function computeTotals(body: Pick<InvoiceCreateBody, 'lines'>): InvoiceTo
   const a = computeAmounts(body);
   return {
     currency: 'AED',
-    lineExtension: fmt2(a.lineExtension),
-    taxExclusive: fmt2(a.taxExclusive),
-    tax: fmt2(a.tax),
-    taxInclusive: fmt2(a.taxInclusive),
-    payable: fmt2(a.payable),
-    breakdown: a.breakdown.map((b) => ({
-      category: b.code,
-      percent: b.percent ? fmtPlain(b.percent) : null,
-      taxable: fmt2(b.taxable),
-      tax: fmt2(b.tax),
-    })),
-    lines: a.lines.map((l) => ({ lineExtension: fmt2(l.net), tax: l.tax ? fmt2(l.tax) : null, inclusive: fmt2(l.inclusive) })),
+    lineExtension: filsText(a.lineExtension),
+    taxExclusive: filsText(a.taxExclusive),
+    tax: filsText(a.tax),
+    taxInclusive: filsText(a.taxInclusive),
+    payable: filsText(a.payable),
+    breakdown: a.breakdown.map((b) => ({ category: b.code, percent: b.percent, taxable: filsText(b.taxable), tax: filsText(b.tax) })),
+    lines: a.lines.map((l) => ({ lineExtension: l.netText, tax: l.taxText, inclusive: l.inclusiveText })),
   };
 }

@@ -18,7 +18,7 @@ import {
   type DocumentKind,
 } from '../domain/invoice-facts';
 import { precedingInvoiceNumber, type FieldError, type InvoiceCreateBody, type InvoiceParty } from '../domain/invoice-types';
-import { fmt2, fmtPlain, type Decimal } from '../domain/money';
+import { filsText } from '../domain/money';
 import { preSubmitCheck } from '../domain/pre-submit';
 import { goodsTypeFromHsCode } from '../domain/tax-categories';
 import { computeAmounts, type CategoryBreakdown, type LineAmounts } from '../domain/totals';
@@ -80,8 +80,8 @@ export function tradeLicenceAuthority(party: InvoiceParty): string {
   return code ? `${EMIRATE_NAMES[code]} Department of Economic Development` : 'Trade License issuing Authority';
 }
 
-function amount(sink: XmlSink, name: string, value: Decimal): void {
-  sink.leaf(name, fmt2(value), AED);
+function amount(sink: XmlSink, name: string, fils: bigint): void {
+  sink.leaf(name, filsText(fils), AED);
 }
 
 function taxScheme(sink: XmlSink): void {
@@ -169,7 +169,7 @@ function buyerPlan(body: InvoiceCreateBody): PartyPlan {
 function writeTaxCategory(sink: XmlSink, element: string, b: Pick<CategoryBreakdown, 'code' | 'percent'>, reasonCode?: string, reason?: string): void {
   sink.open(element);
   sink.leaf('cbc:ID', b.code);
-  if (b.percent) sink.leaf('cbc:Percent', fmtPlain(b.percent));
+  if (b.percent !== null) sink.leaf('cbc:Percent', b.percent);
   if (reasonCode) sink.leaf('cbc:TaxExemptionReasonCode', reasonCode);
   if (reason) sink.leaf('cbc:TaxExemptionReason', reason);
   taxScheme(sink);
@@ -183,13 +183,13 @@ function writeLine(sink: XmlSink, kind: DocumentKind, body: InvoiceCreateBody, i
   sink.open(credit ? 'cac:CreditNoteLine' : 'cac:InvoiceLine');
   sink.leaf('cbc:ID', String(index + 1));
   sink.leaf(credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', l.quantityText, { unitCode: unit });
-  amount(sink, 'cbc:LineExtensionAmount', l.net);
+  sink.leaf('cbc:LineExtensionAmount', l.netText, AED);
   if (line.discountAmount) {
     sink.open('cac:AllowanceCharge');
     sink.leaf('cbc:ChargeIndicator', 'false');
     sink.leaf('cbc:AllowanceChargeReasonCode', '95');
     sink.leaf('cbc:AllowanceChargeReason', 'Discount');
-    amount(sink, 'cbc:Amount', l.discount);
+    sink.leaf('cbc:Amount', l.discountText, AED);
     sink.close();
   }
   if (line.chargeAmount) {
@@ -197,7 +197,7 @@ function writeLine(sink: XmlSink, kind: DocumentKind, body: InvoiceCreateBody, i
     sink.leaf('cbc:ChargeIndicator', 'true');
     sink.leaf('cbc:AllowanceChargeReasonCode', 'ABK');
     sink.leaf('cbc:AllowanceChargeReason', 'Charge');
-    amount(sink, 'cbc:Amount', l.charge);
+    sink.leaf('cbc:Amount', l.chargeText, AED);
     sink.close();
   }
   const info = l.info;
@@ -233,10 +233,10 @@ function writeLine(sink: XmlSink, kind: DocumentKind, body: InvoiceCreateBody, i
   sink.close();
   sink.close();
   sink.open('cac:ItemPriceExtension');
-  amount(sink, 'cbc:Amount', l.inclusive);
-  if (l.tax) {
+  sink.leaf('cbc:Amount', l.inclusiveText, AED);
+  if (l.taxText !== null) {
     sink.open('cac:TaxTotal');
-    amount(sink, 'cbc:TaxAmount', l.tax);
+    sink.leaf('cbc:TaxAmount', l.taxText, AED);
     sink.close();
   }
   sink.close();

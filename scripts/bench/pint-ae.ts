@@ -1,0 +1,284 @@
+// npm run bench:pint-ae — PINT-AE render + native validation against the official Schematron and
+// against @e-invoice-eu/core, in one process on one core (Node runs this single-threaded).
+//
+// Prints, per document size (1, 10, 100, 1,000 lines): our render time, native validation time,
+// their sum, the official Schematron time (up to 100 lines only: it grows quadratically) and the
+// ratio official / native; then our render time as a fraction of @e-invoice-eu/core producing UBL for
+// an equivalent 10- and 100-line invoice from its own JSON format; then the targets of issue 3.
+import path from 'node:path';
+import { validateInvoiceBody, type InvoiceCreateBody, type InvoiceLine } from '../../src/domain/invoice-schema';
+import { computeTotals, renderInvoice } from '../../src/pint-ae/render';
+
+type Report = { fatal: { id: string }[]; warning: unknown[] };
+type Validator = (xml: string) => Report;
+
+const SIZES = [1, 10, 100, 1000];
+const OFFICIAL_MAX_LINES = 100;
+
+function body(lines: number): InvoiceCreateBody {
+  const cats: Pick<InvoiceLine, 'taxCategory' | 'vatRate'>[] = [
+    { taxCategory: 'standard_5', vatRate: 0.05 },
+    { taxCategory: 'standard_5', vatRate: 0.05 },
+    { taxCategory: 'zero_rated_healthcare', vatRate: 0 },
+    { taxCategory: 'exempt_financial', vatRate: 0 },
+  ];
+  const raw = {
+    trn: '100123456700003',
+    number: `BENCH-${lines}`,
+    issueDate: '2025-02-07',
+    dueDate: '2025-03-09',
+    currency: 'AED',
+    paymentMeansCode: '30',
+    paymentAccountIdentifier: 'AE070331234567890123456',
+    seller: {
+      name: 'Falcon Trading LLC',
+      country: 'AE',
+      address: { line1: 'Office 1204, Bay Square 3', city: 'Dubai', emirate: 'Dubai' },
+      trn: '100123456700003',
+      tradeLicenseNumber: 'DED-778812',
+    },
+    buyer: {
+      name: 'Noor Electronics LLC',
+      country: 'AE',
+      address: { line1: 'Khalifa Street 12', city: 'Abu Dhabi', emirate: 'AUH' },
+      trn: '100987654300003',
+      tradeLicenseNumber: 'CN-1123344',
+    },
+    lines: Array.from({ length: lines }, (_, i) => ({
+      description: `Article ${i + 1}, assorted office supplies`,
+      quantity: 1 + (i % 9),
+      unitPrice: Math.round((12.35 + (i % 13) * 3.1) * 100) / 100,
+      unitOfMeasureCode: 'H87',
+      ...cats[i % cats.length],
+      ...(i % 5 === 0 ? { discountAmount: 1.5 } : {}),
+      ...(i % 7 === 0 ? { chargeAmount: 0.75 } : {}),
+    })),
+  };
+  const { value, errors } = validateInvoiceBody(raw);
+  if (!value) throw new Error(JSON.stringify(errors));
+  return value;
+}
+
+/** The same invoice in @e-invoice-eu/core's internal format (UBL, EN 16931 customization). */
+function einvoiceEuData(b: InvoiceCreateBody): unknown {
+  const t = computeTotals(b);
+  const cur = { currency: 'AED' };
+  const money = (v: string) => v;
+  const cat = (code: string, percent: string | null, lineLevel = false) => ({
+    'cbc:ID': code,
+    ...(percent !== null ? { 'cbc:Percent': percent } : {}),
+    ...(code === 'E' && !lineLevel ? { 'cbc:TaxExemptionReason': 'Certain financial services' } : {}),
+    'cac:TaxScheme': { 'cbc:ID': 'VAT' },
+  });
+  const party = (p: InvoiceCreateBody['seller'], endpoint: string, seller: boolean) => ({
+    'cbc:EndpointID': endpoint,
+    'cbc:EndpointID@schemeID': '0235',
+    'cac:PostalAddress': {
+      'cbc:StreetName': p.address!.line1,
+      'cbc:CityName': p.address!.city,
+      'cbc:CountrySubentity': 'DXB',
+      'cac:Country': { 'cbc:IdentificationCode': 'AE' },
+    },
+    // its schema wants an array for the seller (VAT and tax registration) and an object for the buyer
+    'cac:PartyTaxScheme': seller
+      ? [{ 'cbc:CompanyID': p.trn!, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } }]
+      : { 'cbc:CompanyID': p.trn!, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } },
+    'cac:PartyLegalEntity': { 'cbc:RegistrationName': p.name },
+  });
+  const codeOf = (c: string | undefined) => (c === 'zero_rated_healthcare' ? 'Z' : c === 'exempt_financial' ? 'E' : 'S');
+  return {
+    'ubl:Invoice': {
+      'cbc:CustomizationID': 'urn:cen.eu:en16931:2017',
+      'cbc:ProfileID': 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
+      'cbc:ID': b.number,
+      'cbc:IssueDate': b.issueDate,
+      'cbc:DueDate': b.dueDate!,
+      'cbc:InvoiceTypeCode': '380',
+      'cbc:DocumentCurrencyCode': 'AED',
+      'cbc:BuyerReference': 'PO-1',
+      'cac:AccountingSupplierParty': { 'cac:Party': party(b.seller, '1001234567', true) },
+      'cac:AccountingCustomerParty': { 'cac:Party': party(b.buyer, '1009876543', false) },
+      'cac:PaymentMeans': [
+        { 'cbc:PaymentMeansCode': '30', 'cac:PayeeFinancialAccount': { 'cbc:ID': b.paymentAccountIdentifier! } },
+      ],
+      'cac:TaxTotal': [
+        {
+          'cbc:TaxAmount': money(t.tax),
+          'cbc:TaxAmount@currencyID': cur.currency,
+          'cac:TaxSubtotal': t.breakdown.map((x) => ({
+            'cbc:TaxableAmount': x.taxable,
+            'cbc:TaxableAmount@currencyID': cur.currency,
+            'cbc:TaxAmount': x.tax,
+            'cbc:TaxAmount@currencyID': cur.currency,
+            'cac:TaxCategory': cat(x.category, x.percent),
+          })),
+        },
+      ],
+      'cac:LegalMonetaryTotal': {
+        'cbc:LineExtensionAmount': t.lineExtension,
+        'cbc:LineExtensionAmount@currencyID': cur.currency,
+        'cbc:TaxExclusiveAmount': t.taxExclusive,
+        'cbc:TaxExclusiveAmount@currencyID': cur.currency,
+        'cbc:TaxInclusiveAmount': t.taxInclusive,
+        'cbc:TaxInclusiveAmount@currencyID': cur.currency,
+        'cbc:PayableAmount': t.payable,
+        'cbc:PayableAmount@currencyID': cur.currency,
+      },
+      'cac:InvoiceLine': b.lines.map((l, i) => ({
+        'cbc:ID': String(i + 1),
+        'cbc:InvoicedQuantity': String(l.quantity),
+        'cbc:InvoicedQuantity@unitCode': 'H87',
+        'cbc:LineExtensionAmount': t.lines[i].lineExtension,
+        'cbc:LineExtensionAmount@currencyID': cur.currency,
+        ...(l.discountAmount || l.chargeAmount
+          ? {
+              'cac:AllowanceCharge': [
+                ...(l.discountAmount
+                  ? [{ 'cbc:ChargeIndicator': 'false', 'cbc:AllowanceChargeReasonCode': '95', 'cbc:Amount': l.discountAmount.toFixed(2), 'cbc:Amount@currencyID': 'AED' }]
+                  : []),
+                ...(l.chargeAmount
+                  ? [{ 'cbc:ChargeIndicator': 'true', 'cbc:AllowanceChargeReasonCode': 'ABK', 'cbc:Amount': l.chargeAmount.toFixed(2), 'cbc:Amount@currencyID': 'AED' }]
+                  : []),
+              ],
+            }
+          : {}),
+        'cac:Item': {
+          'cbc:Description': l.description,
+          'cbc:Name': l.description,
+          'cac:ClassifiedTaxCategory': cat(codeOf(l.taxCategory), codeOf(l.taxCategory) === 'S' ? '5' : '0', true),
+        },
+        'cac:Price': { 'cbc:PriceAmount': String(l.unitPrice), 'cbc:PriceAmount@currencyID': 'AED' },
+      })),
+    },
+  };
+}
+
+/** Mean time per call in ms: warm-up, then repeat until `budgetMs` has passed (at least `minRuns`). */
+async function time(fn: () => unknown, budgetMs: number, minRuns = 3): Promise<number> {
+  await fn();
+  let runs = 0;
+  const start = process.hrtime.bigint();
+  let elapsed = 0;
+  while (runs < minRuns || elapsed < budgetMs) {
+    await fn();
+    runs++;
+    elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+  }
+  return elapsed / runs;
+}
+
+const ms = (v: number) => (v < 1 ? v.toFixed(3) : v < 100 ? v.toFixed(2) : v.toFixed(0)) + ' ms';
+const pad = (s: string, n: number) => s.padStart(n);
+
+async function main(): Promise<void> {
+  const root = path.resolve(__dirname, '../..');
+  process.chdir(root); // validate.mjs resolves saxon-js from the working directory
+  let native: Validator | undefined;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    native = (require('../../src/pint-ae/rules') as { validatePintAeNative: Validator }).validatePintAeNative;
+  } catch (err) {
+    console.log(`native validator unavailable (src/pint-ae/rules): ${(err as Error).message}`);
+  }
+  const officialModule = path.join(root, '../shared/pint-ae/validate.mjs');
+  let official: Validator | undefined;
+  try {
+    official = ((await import(officialModule)) as { validatePintAe: Validator }).validatePintAe;
+  } catch (err) {
+    console.log(`official Schematron unavailable (${officialModule}): ${(err as Error).message}`);
+  }
+
+  console.log(`PINT-AE benchmark — Node ${process.version}, ${process.platform}/${process.arch}, one process on one core`);
+  console.log('Documents: tax invoices with S, Z and E lines, line discounts and charges (render includes the pre-submit checks).\n');
+
+  const rows: { lines: number; render: number; nativeMs: number; officialMs?: number; bytes: number }[] = [];
+  for (const n of SIZES) {
+    const b = body(n);
+    const xml = renderInvoice(b);
+    const render = await time(() => renderInvoice(b), n >= 1000 ? 3000 : 1500);
+    let nativeMs = NaN;
+    if (native) {
+      const r = native(xml);
+      if (r.fatal.length) console.log(`  ! native validator: ${r.fatal.length} fatal finding(s) on the ${n}-line document: ${r.fatal.map((f) => f.id).join(', ')}`);
+      nativeMs = await time(() => native!(xml), n >= 1000 ? 3000 : 1500);
+    }
+    let officialMs: number | undefined;
+    if (official && n <= OFFICIAL_MAX_LINES) {
+      const r = official(xml); // also the warm-up (loads the compiled stylesheets)
+      if (r.fatal.length) console.log(`  ! official Schematron: ${r.fatal.length} fatal finding(s) on the ${n}-line document: ${r.fatal.map((f) => f.id).join(', ')}`);
+      officialMs = await time(() => official!(xml), n >= 100 ? 1 : 3000, n >= 100 ? 2 : 3);
+    }
+    rows.push({ lines: n, render, nativeMs, officialMs, bytes: xml.length });
+  }
+
+  console.log('lines | XML size |   render | native validate | render+native | official Schematron | official / native');
+  console.log('------+----------+----------+-----------------+---------------+---------------------+------------------');
+  for (const r of rows) {
+    console.log(
+      [
+        pad(String(r.lines), 5),
+        pad(`${(r.bytes / 1024).toFixed(0)} KiB`, 8),
+        pad(ms(r.render), 8),
+        pad(ms(r.nativeMs), 15),
+        pad(ms(r.render + r.nativeMs), 13),
+        pad(r.officialMs === undefined ? 'not run (see below)' : ms(r.officialMs), 19),
+        pad(r.officialMs === undefined ? '-' : `${(r.officialMs / r.nativeMs).toFixed(0)}x`, 16),
+      ].join(' | '),
+    );
+  }
+  console.log(
+    `\nThe official Schematron is run up to ${OFFICIAL_MAX_LINES} lines only: its rules compare every line with all lines,`,
+  );
+  console.log('so its time grows quadratically (issue 3 measured ~216 s for 1,000 lines).');
+  const o10 = rows.find((r) => r.lines === 10)!.officialMs;
+  const o100 = rows.find((r) => r.lines === 100)!.officialMs;
+  if (o10 && o100) console.log(`Here: 10 -> 100 lines multiplied the official time by ${(o100 / o10).toFixed(1)} (x10 would be linear).`);
+
+  // @e-invoice-eu/core, UBL from its own JSON format.
+  let theirs: Record<number, number> = {};
+  const theirSizes: Record<number, number> = {};
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { InvoiceService } = require('@e-invoice-eu/core') as typeof import('@e-invoice-eu/core');
+    const silent = { log() {}, warn() {}, error() {} };
+    const service = new InvoiceService(silent);
+    for (const n of [10, 100]) {
+      const data = einvoiceEuData(body(n)) as Parameters<typeof service.generate>[0];
+      const out = await service.generate(data, { format: 'UBL', lang: 'en-us' });
+      if (typeof out !== 'string' || !out.includes('<cac:InvoiceLine>')) throw new Error('@e-invoice-eu/core produced no UBL invoice');
+      theirSizes[n] = out.length;
+      theirs[n] = await time(() => service.generate(data, { format: 'UBL', lang: 'en-us' }), 2000);
+    }
+  } catch (err) {
+    console.log(`\n@e-invoice-eu/core could not be timed: ${(err as Error).message}`);
+    theirs = {};
+  }
+  if (theirs[10]) {
+    console.log('\n@e-invoice-eu/core (UBL from its internal JSON format) vs our render, same invoice content:');
+    for (const n of [10, 100]) {
+      const ours = rows.find((r) => r.lines === n)!.render;
+      console.log(`  ${pad(String(n), 3)} lines: @e-invoice-eu/core ${ms(theirs[n])} (${(theirSizes[n] / 1024).toFixed(0)} KiB of UBL), ours ${ms(ours)} -> ours takes ${((ours / theirs[n]) * 100).toFixed(1)} % of its time (${(theirs[n] / ours).toFixed(0)}x faster)`);
+    }
+  }
+
+  // Targets of issue 3.
+  const r10 = rows.find((r) => r.lines === 10)!;
+  const r100 = rows.find((r) => r.lines === 100)!;
+  const r1000 = rows.find((r) => r.lines === 1000)!;
+  const perLine100 = (r100.render + r100.nativeMs) / 100;
+  const perLine1000 = (r1000.render + r1000.nativeMs) / 1000;
+  const check = (ok: boolean) => (ok ? 'met' : 'NOT MET');
+  console.log('\nTargets:');
+  if (theirs[10]) console.log(`  faster than @e-invoice-eu/core (10 and 100 lines):        ${check(r10.render < theirs[10] && r100.render < theirs[100])}`);
+  if (o10) console.log(`  native >= 100x faster than official at 10 lines:          ${check(o10 / r10.nativeMs >= 100)} (${(o10 / r10.nativeMs).toFixed(0)}x)`);
+  console.log(`  render + native validate < 1 ms for 10 lines:             ${check(r10.render + r10.nativeMs < 1)} (${ms(r10.render + r10.nativeMs)})`);
+  console.log(`  render + native validate < 100 ms for 1,000 lines:        ${check(r1000.render + r1000.nativeMs < 100)} (${ms(r1000.render + r1000.nativeMs)})`);
+  console.log(
+    `  linear growth (time per line at 1,000 vs 100 lines):       ${check(perLine1000 / perLine100 < 1.5)} (${(perLine100 * 1000).toFixed(1)} us -> ${(perLine1000 * 1000).toFixed(1)} us per line)`,
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
