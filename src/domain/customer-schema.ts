@@ -2,7 +2,7 @@ import Joi from 'joi';
 
 // SPEC 2.1 CustomerUpsertBody and Address. Pure: no I/O.
 
-const country = Joi.string().length(2).pattern(/^[A-Za-z]{2}$/).uppercase();
+const country = Joi.string().length(2).pattern(/^[A-Za-z]*$/, 'letters').uppercase(); // ISO 3166-1 alpha-2
 
 /** Address of a customer: every field optional; lengths as SPEC 8 sets them for addresses. */
 export const customerAddressSchema = Joi.object({
