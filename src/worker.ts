@@ -4,6 +4,8 @@ import { config } from './config';
 import { connectMongo, disconnectMongo } from './db/connection';
 import { createWorker } from './temporal/worker-factory';
 import { logger } from './logger';
+import { temporalClient, closeTemporalClient } from './temporal/client';
+import { ensureMaintenanceSchedule } from './temporal/maintenance-schedule';
 
 async function main(): Promise<void> {
   const cfg = config();
@@ -11,7 +13,12 @@ async function main(): Promise<void> {
   await connectMongo(cfg.mongodbUri);
   const worker = await createWorker({ address: cfg.temporalAddress, namespace: cfg.temporalNamespace, taskQueue: cfg.temporalTaskQueue });
   logger.info({ taskQueue: cfg.temporalTaskQueue, temporal: cfg.temporalAddress }, 'worker started');
+  // Purges expired idempotency records, TRN cache and rate-limit windows (no TTL indexes on FerretDB).
+  await temporalClient()
+    .then((client) => ensureMaintenanceSchedule(client, cfg.temporalTaskQueue))
+    .catch((err) => logger.error({ err }, 'maintenance schedule not set up'));
   await worker.run(); // resolves after SIGINT/SIGTERM (the SDK installs the handlers) once in-flight tasks finish
+  await closeTemporalClient();
   await disconnectMongo();
   logger.info('worker stopped');
 }

@@ -1,0 +1,19 @@
+import { purgeExpiredIdempotencyRecords } from './idempotency';
+import { purgeExpiredRateLimitWindows } from './rate-budget';
+import { purgeExpiredTrnCache } from './trn-validation';
+
+export interface PurgeCounts {
+  idempotencyRecords: number;
+  trnCache: number;
+  rateLimitWindows: number;
+}
+
+/** Removes everything past its expiresAt (FerretDB 1.x has no TTL indexes, so nothing expires by itself). */
+export async function purgeExpiredRecords(now = new Date()): Promise<PurgeCounts> {
+  const [idempotencyRecords, trnCache, rateLimitWindows] = await Promise.all([
+    purgeExpiredIdempotencyRecords(now),
+    purgeExpiredTrnCache(now),
+    purgeExpiredRateLimitWindows(now),
+  ]);
+  return { idempotencyRecords, trnCache, rateLimitWindows };
+}

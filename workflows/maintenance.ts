@@ -1,0 +1,13 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type * as activities from '../activities';
+import type { PurgeCounts } from '../src/services/maintenance';
+
+const { purgeExpired } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 5 },
+});
+
+/** Started by the maintenance schedule (src/temporal/maintenance-schedule.ts): one purge of expired records. */
+export async function maintenanceWorkflow(): Promise<PurgeCounts> {
+  return purgeExpired();
+}
