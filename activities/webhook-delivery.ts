@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { WebhookDelivery } from '../src/db/models';
-import { createDelivery, beginAttempt, recordAttempt, WebhookError, type AttemptOutcome } from '../src/webhooks/deliveries';
+import { createDelivery, beginAttempt, recordAttempt, WebhookError, type AttemptOutcome, type CreatedDelivery } from '../src/webhooks/deliveries';
 import { statusChangedBody, stampOf, type EventStatus } from '../src/webhooks/event';
 import { signatureHeaders } from '../src/webhooks/sign';
 import { postWebhook } from '../src/webhooks/send';
@@ -21,7 +21,7 @@ export interface CreateWebhookDeliveryInput {
  * use (read from config here, so the workflow gets it through its history, deterministically). Returns
  * null, creating nothing, when the partner has no webhook URL: there is no one to tell.
  */
-export async function createWebhookDelivery(input: CreateWebhookDeliveryInput): Promise<{ deliveryId: string; retryScheduleMs: number[] } | null> {
+export async function createWebhookDelivery(input: CreateWebhookDeliveryInput): Promise<CreatedDelivery | null> {
   try {
     return await createDelivery({ ...input, event: { status: input.status, reason: input.reason }, trigger: 'pipeline', retryScheduleMs: config().webhookRetryScheduleMs });
   } catch (err) {
@@ -64,5 +64,11 @@ export async function sendWebhookAttempt(input: { deliveryId: string; attempt: n
 
 /** Persists one attempt and the next state; returns the row's status (repeating it is a no-op). */
 export async function recordWebhookAttempt(input: { deliveryId: string; outcome: AttemptOutcome }): Promise<string> {
-  return recordAttempt(input.deliveryId, input.outcome);
+  try {
+    return await recordAttempt(input.deliveryId, input.outcome);
+  } catch (err) {
+    // The row was removed (its start was reported failed): retrying cannot help.
+    if (err instanceof WebhookError) throw ApplicationFailure.nonRetryable(err.message, err.code);
+    throw err;
+  }
 }

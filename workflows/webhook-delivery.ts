@@ -1,5 +1,7 @@
 import { ActivityFailure, ApplicationFailure, ParentClosePolicy, log, proxyActivities, sleep, startChild, uuid4 } from '@temporalio/workflow';
 import type * as activities from '../activities';
+import type { CreatedDelivery } from '../src/webhooks/deliveries';
+import { ModeKey, PartnerIdKey } from './search-attributes';
 import { webhookWorkflowId } from '../src/temporal/workflow-ids';
 
 // invoice.status_changed webhooks (SPEC 6.1): one durable workflow per delivery row; the backoff between
@@ -33,7 +35,7 @@ export interface FireStatusWebhookInput {
  */
 export async function fireStatusWebhook(input: FireStatusWebhookInput): Promise<void> {
   const deliveryId = uuid4(); // replay-safe in workflows
-  let created: { deliveryId: string; retryScheduleMs: number[] } | null;
+  let created: CreatedDelivery | null;
   try {
     created = await createWebhookDelivery({ deliveryId, invoiceId: input.invoiceId, status: input.status, reason: input.reason });
   } catch (err) {
@@ -49,6 +51,10 @@ export async function fireStatusWebhook(input: FireStatusWebhookInput): Promise<
     args: [{ deliveryId: created.deliveryId, retryScheduleMs: created.retryScheduleMs }],
     parentClosePolicy: ParentClosePolicy.ABANDON,
     memo: { invoiceId: input.invoiceId, eventStatus: input.status },
+    typedSearchAttributes: [
+      { key: PartnerIdKey, value: created.partnerId },
+      { key: ModeKey, value: created.mode },
+    ],
   });
 }
 

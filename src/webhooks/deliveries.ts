@@ -6,7 +6,7 @@ import { STATUS_CHANGED_EVENT, lastEventOf, type EventStatus } from './event';
 
 export class WebhookError extends Error {
   constructor(
-    readonly code: 'invoice_not_found' | 'no_event' | 'webhook_url_not_configured',
+    readonly code: 'invoice_not_found' | 'no_event' | 'webhook_url_not_configured' | 'delivery_not_found',
     message: string,
   ) {
     super(message);
@@ -28,6 +28,8 @@ export interface NewDelivery {
 export interface CreatedDelivery {
   deliveryId: string;
   retryScheduleMs: number[];
+  partnerId: string;
+  mode: 'test' | 'live';
 }
 
 /**
@@ -71,7 +73,7 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
     if ((err as { code?: number }).code !== 11000) throw err; // a repeated call: the row exists already
   }
   const row = await WebhookDelivery.findById(input.deliveryId).lean<WebhookDeliveryDoc>();
-  return { deliveryId: input.deliveryId, retryScheduleMs: row!.retryScheduleMs };
+  return { deliveryId: input.deliveryId, retryScheduleMs: row!.retryScheduleMs, partnerId: row!.partnerId, mode: row!.mode as 'test' | 'live' };
 }
 
 export interface AttemptTarget {
@@ -141,7 +143,7 @@ export async function recordAttempt(deliveryId: string, o: AttemptOutcome): Prom
   ).lean<WebhookDeliveryDoc>();
   if (updated) return updated.status;
   const current = await WebhookDelivery.findById(deliveryId).lean<WebhookDeliveryDoc>();
-  if (!current) throw new Error(`webhook delivery ${deliveryId} not found`);
+  if (!current) throw new WebhookError('delivery_not_found', `webhook delivery ${deliveryId} not found`);
   return current.status;
 }
 

@@ -4,6 +4,7 @@ import { WebhookDelivery } from '../db/models';
 import { temporalClient } from '../temporal/client';
 import { webhookWorkflowId } from '../temporal/workflow-ids';
 import type { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
+import { ModeKey, PartnerIdKey } from '../../workflows/search-attributes';
 import { createDelivery, type NewDelivery } from './deliveries';
 import type { EventStatus } from './event';
 
@@ -46,6 +47,11 @@ async function createAndStart(input: NewDelivery): Promise<StartedDelivery> {
       workflowId: webhookWorkflowId(created.deliveryId),
       args: [{ deliveryId: created.deliveryId, retryScheduleMs: created.retryScheduleMs }],
       memo: { invoiceId: input.invoiceId },
+      // Support filters deliveries in the Web UI: WorkflowType = 'webhookDeliveryWorkflow' AND PartnerId = '...'
+      typedSearchAttributes: [
+        { key: PartnerIdKey, value: created.partnerId },
+        { key: ModeKey, value: created.mode },
+      ],
     });
   } catch (err) {
     // Nothing was sent and nothing will be: drop the row rather than leave a "pending" that never moves.

@@ -61,6 +61,8 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
     expect(Object.keys(event)).to.deep.equal(['event', 'erpPartnerId', 'invoiceId', 'status', 'reason', 'timestamp']);
     expect(event).to.include({ event: 'invoice.status_changed', erpPartnerId: partner.partnerId, invoiceId, status: 'rejected', reason: 'buyer_trn_invalid' });
     expect(hook.requests[0].headers['content-type']).to.equal('application/json');
+    const described = await client.workflow.getHandle(webhookWorkflowId(row._id)).describe();
+    expect(described.searchAttributes.PartnerId).to.deep.equal([partner.partnerId]); // findable in the Web UI
   });
 
   it('500 then 200: delivered on the second attempt, the failed attempt recorded, each attempt signed at its own time', async () => {
@@ -101,6 +103,10 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
     }
     expect(log[6].nextAttemptAt).to.equal(null);
     expect(new Date(row.nextAttemptAt).getTime()).to.equal(new Date(log[5].nextAttemptAt!).getTime());
+    // The waits are workflow timers (what the Web UI shows), one per retry, with the configured durations.
+    const history = await (await temporalClient()).workflow.getHandle(webhookWorkflowId(row._id)).fetchHistory();
+    const timers = history.events!.filter((e) => e.timerStartedEventAttributes).map((e) => e.timerStartedEventAttributes!.startToFireTimeout!);
+    expect(timers.map((d) => Number(d.seconds ?? 0) * 1000 + Math.round((d.nanos ?? 0) / 1e6))).to.deep.equal(schedule);
 
     up = true;
     const replay = await replayStatusWebhook(invoiceId);
