@@ -22,6 +22,11 @@ export function requireIdempotencyKey(ctx: Context): string {
   return key;
 }
 
+/** SPEC 4.1 rule 3: each bulk item runs under the batch key, a colon and its index. */
+export function bulkItemKey(batchKey: string, index: number): string {
+  return `${batchKey}:${index}`;
+}
+
 /**
  * Whose key space a request uses: the partner, narrowed to the connected SME on SME-scoped routes, so one SME's
  * key can never replay another SME's response.
