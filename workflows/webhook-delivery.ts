@@ -78,12 +78,26 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   const { deliveryId } = input;
   const retryScheduleMs = input.retryScheduleMs ?? []; // a hand-started run without a schedule sends once
   for (let attempt = 1; ; attempt++) {
-    const sent = await sendWebhookAttempt({ deliveryId, attempt });
+    const sent = await attemptSafely(deliveryId, attempt);
     if (sent.kind === 'skipped') return { deliveryId, status: sent.rowStatus ?? 'missing', attempts: attempt - 1 };
     const nextDelayMs = sent.ok ? null : (retryScheduleMs[attempt - 1] ?? null);
     const { kind: _kind, ...result } = sent;
     const status = await recordWebhookAttempt({ deliveryId, outcome: { ...result, attempt, nextDelayMs } });
     if (status === 'delivered' || status === 'exhausted' || nextDelayMs === null) return { deliveryId, status, attempts: attempt };
     await sleep(nextDelayMs);
+  }
+}
+
+/**
+ * The send activity only fails after its own retries for internal trouble (database unreachable, worker lost
+ * repeatedly). That still counts as a failed attempt, recorded, so the schedule goes on and the row never hangs.
+ */
+async function attemptSafely(deliveryId: string, attempt: number): ReturnType<typeof sendWebhookAttempt> {
+  try {
+    return await sendWebhookAttempt({ deliveryId, attempt });
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+    const cause = err.cause?.message ?? err.message;
+    return { kind: 'sent', ok: false, status: null, error: `not sent: internal error (${cause})`, sentAt: Date.now(), durationMs: 0 };
   }
 }
