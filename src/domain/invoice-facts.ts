@@ -48,17 +48,17 @@ export function isExport(body: InvoiceCreateBody): boolean {
 
 /** Whether any line is a designated-zone supply (BTAE-02 position 1, free trade zone). */
 export function involvesDesignatedZone(body: InvoiceCreateBody): boolean {
-  return body.lines.some((l) => l.taxCategory === 'reverse_charge_designated_zone');
+  return (body.lines ?? []).some((l) => l?.taxCategory === 'reverse_charge_designated_zone');
 }
 
 export function hasReverseCharge(body: InvoiceCreateBody): boolean {
-  return body.lines.some((l) => taxCategoryInfo(l.taxCategory)?.reverseCharge === true);
+  return (body.lines ?? []).some((l) => taxCategoryInfo(l?.taxCategory)?.reverseCharge === true);
 }
 
 /** Every line is exempt (E) or out of scope (O): a 380/381 document would break ibr-151-ae. */
 export function onlyExemptOrOutOfScope(body: InvoiceCreateBody): boolean {
-  return body.lines.every((l) => {
-    const code = taxCategoryInfo(l.taxCategory)?.code;
+  return (body.lines ?? []).every((l) => {
+    const code = taxCategoryInfo(l?.taxCategory)?.code;
     return code === 'E' || code === 'O';
   });
 }

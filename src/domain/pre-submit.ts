@@ -8,6 +8,7 @@ import {
   addressCountry,
   buyerTrn,
   documentKind,
+  hasReverseCharge,
   partyCountry,
   PINT_TRN_RE,
   sellerTrn,
@@ -94,7 +95,7 @@ function checkParty(f: Findings, body: InvoiceCreateBody, role: 'seller' | 'buye
   }
 }
 
-function checkLine(f: Findings, body: InvoiceCreateBody, line: InvoiceLine, i: number, typeCode: string): void {
+function checkLine(f: Findings, line: InvoiceLine, i: number, typeCode: string): void {
   const p = `lines[${i}]`;
   const raw = line.taxCategory ?? 'standard_5';
   const info = taxCategoryInfo(raw);
@@ -247,7 +248,7 @@ export function preSubmitCheck(body: InvoiceCreateBody): HeldResult | null {
     if (!bTrn && partyCountry(b) === 'AE' && !pas && !b.tradeLicenseNumber) {
       f.add('trn_required', 'buyer.trn', `buyer.trn is required for a UAE buyer (PINT-AE ibr-135-ae needs a buyer identifier): ${BUYER_ID_HINT}`);
     }
-    if (!bTrn && body.lines?.some((l) => taxCategoryInfo(l.taxCategory)?.reverseCharge)) {
+    if (!bTrn && hasReverseCharge(body)) {
       f.add('trn_required', 'buyer.trn', 'buyer.trn is required on a reverse-charge invoice: the buyer accounts for the VAT under its TRN (PINT-AE ibr-103-ae)');
     }
     if ((kind.typeCode === '480' || kind.typeCode === '81') && !pas && !b.tradeLicenseNumber) {
@@ -261,7 +262,7 @@ export function preSubmitCheck(body: InvoiceCreateBody): HeldResult | null {
 
   // Delivery (SPEC 2.1 DeliveryAddress; PINT-AE ibr-152-ae for exports).
   const lines = Array.isArray(body.lines) ? body.lines : [];
-  const exportedGoods = lines.some((l) => l.taxCategory === 'zero_rated_export' && l.itemType === 'goods');
+  const exportedGoods = lines.some((l) => l?.taxCategory === 'zero_rated_export' && l?.itemType === 'goods');
   const buyerAbroad = body.buyer ? partyCountry(body.buyer) !== 'AE' : false;
   const d = body.deliveryAddress;
   if (!d) {
@@ -292,9 +293,12 @@ export function preSubmitCheck(body: InvoiceCreateBody): HeldResult | null {
     }
   }
 
-  lines.forEach((line, i) => checkLine(f, body, line, i, kind.typeCode));
+  lines.forEach((line, i) => {
+    if (line && typeof line === 'object') checkLine(f, line, i, kind.typeCode);
+    else f.add('invalid_type', `lines[${i}]`, `lines[${i}] must be an invoice line object`);
+  });
 
-  if (lines.length > 0 && kind.typeCode === '380' && lines.every((l) => ['E', 'O'].includes(taxCategoryInfo(l.taxCategory)?.code ?? ''))) {
+  if (lines.length > 0 && kind.typeCode === '380' && lines.every((l) => ['E', 'O'].includes(taxCategoryInfo(l?.taxCategory)?.code ?? ''))) {
     f.add(
       'no_taxable_line',
       'lines',
