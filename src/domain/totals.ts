@@ -97,8 +97,8 @@ export function lineAmounts(line: InvoiceLine): LineAmounts {
   const gross = mulExact(exact(quantityText), exact(priceText));
   const discount = line.discountAmount ? fils(line.discountAmount) : 0n;
   const charge = line.chargeAmount ? fils(line.chargeAmount) : 0n;
-  const discountText = filsText(discount);
-  const chargeText = filsText(charge);
+  const discountText = discount === 0n ? '0.00' : filsText(discount);
+  const chargeText = charge === 0n ? '0.00' : filsText(charge);
   // net = round(gross - discount + charge): add the fils amounts at the gross's scale, then round.
   const scale = Math.max(gross.scale, 2);
   const shift = 10n ** BigInt(scale - 2);
