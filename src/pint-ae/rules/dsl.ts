@@ -2,7 +2,7 @@
  * Small helpers so rule code reads like the official XPath: `p(el, 'cac:Party/cac:PartyName/cbc:Name')`,
  * `matchesContext(el, 'cac:AccountingCustomerParty/cac:Party')`.
  */
-import { NS, type El } from './xml';
+import { NS, intern, type El } from './xml';
 import { decOpt, normalizeSpace, opt, optValue, type Dec } from './xpath';
 
 export const CBC = NS.CBC;
@@ -12,7 +12,11 @@ export const CREDIT_NOTE = NS.CREDIT_NOTE;
 
 const PREFIXES: Record<string, string> = { cbc: NS.CBC, cac: NS.CAC, ext: NS.EXT, ubl: NS.INVOICE, cn: NS.CREDIT_NOTE };
 
-type Step = readonly [string, string] | '..';
+interface ChildStep {
+  ns: string;
+  local: string;
+}
+type Step = ChildStep | '..';
 const parsed = new Map<string, Step[]>();
 
 function steps(path: string): Step[] {
@@ -23,7 +27,7 @@ function steps(path: string): Step[] {
       const [prefix, local] = part.split(':');
       const ns = PREFIXES[prefix];
       if (!ns || !local) throw new Error(`bad path step ${part} in ${path}`);
-      return [ns, local] as const;
+      return { ns, local: intern(local) };
     });
     parsed.set(path, s);
   }
@@ -32,34 +36,57 @@ function steps(path: string): Step[] {
 
 /** `el/path` as a node sequence in document order (child steps and `..`). */
 export function p(el: El, path: string): El[] {
+  const st = steps(path);
   let cur: El[] = [el];
-  for (const st of steps(path)) {
-    if (st === '..') {
+  for (let i = 0; i < st.length; i++) {
+    const s = st[i];
+    if (s === '..') {
       const next: El[] = [];
       for (const n of cur) if (n.parent && !next.includes(n.parent)) next.push(n.parent);
       cur = next;
-    } else {
-      const [ns, local] = st;
-      if (cur.length === 1) cur = cur[0].children(ns, local);
-      else {
-        const next: El[] = [];
-        for (const n of cur) for (const k of n.kids) if (k.local === local && k.ns === ns) next.push(k);
-        cur = next;
+    } else if (cur.length === 1) cur = cur[0].children(s.ns, s.local);
+    else {
+      const next: El[] = [];
+      for (let j = 0; j < cur.length; j++) {
+        const kids = cur[j].kids;
+        for (let k = 0; k < kids.length; k++) if (kids[k].local === s.local && kids[k].ns === s.ns) next.push(kids[k]);
       }
+      cur = next;
     }
     if (cur.length === 0) break;
   }
   return cur;
 }
 
-/** `exists(el/path)`. */
-export function has(el: El, path: string): boolean {
-  return p(el, path).length > 0;
+/** Is there a node at `el/path[from..]` (depth-first, no intermediate arrays)? */
+function exists(el: El, st: Step[], from: number): boolean {
+  if (from === st.length) return true;
+  const s = st[from];
+  if (s === '..') return el.parent !== null && exists(el.parent, st, from + 1);
+  const kids = el.children(s.ns, s.local);
+  for (let k = 0; k < kids.length; k++) if (exists(kids[k], st, from + 1)) return true;
+  return false;
 }
 
-/** `count(el/path)`. */
+function countAt(el: El, st: Step[], from: number): number {
+  if (from === st.length) return 1;
+  const s = st[from];
+  if (s === '..') return el.parent !== null ? countAt(el.parent, st, from + 1) : 0;
+  const kids = el.children(s.ns, s.local);
+  if (from + 1 === st.length) return kids.length;
+  let n = 0;
+  for (let k = 0; k < kids.length; k++) n += countAt(kids[k], st, from + 1);
+  return n;
+}
+
+/** `exists(el/path)`. */
+export function has(el: El, path: string): boolean {
+  return exists(el, steps(path), 0);
+}
+
+/** `count(el/path)` (child steps only; `..` paths are counted without de-duplication, so avoid them). */
 export function count(el: El, path: string): number {
-  return p(el, path).length;
+  return countAt(el, steps(path), 0);
 }
 
 /** The optional single node at `el/path` (cardinality error when several). */
@@ -97,13 +124,13 @@ export function attrAt(el: El, path: string, name: string): string[] {
  * A leading '/' anchors the first step at the document root.
  */
 export function matchesContext(el: El, path: string): boolean {
-  const anchored = path.startsWith('/');
+  const anchored = path.charCodeAt(0) === 47; /* / */
   const st = steps(anchored ? path.slice(1) : path);
   let cur: El | null = el;
   for (let i = st.length - 1; i >= 0; i--) {
     const s = st[i];
     if (!cur || s === '..') return false;
-    if (cur.local !== s[1] || cur.ns !== s[0]) return false;
+    if (cur.local !== s.local || cur.ns !== s.ns) return false;
     cur = cur.parent;
   }
   return anchored ? cur === null : true;
@@ -120,12 +147,11 @@ export function inLine(el: El): boolean {
 
 /** `(cbc:InvoiceTypeCode | cbc:CreditNoteTypeCode)` children of `el`, in document order. */
 export function typeCodes(el: El): El[] {
-  return el.kids.filter((k) => k.ns === CBC && (k.local === 'InvoiceTypeCode' || k.local === 'CreditNoteTypeCode'));
-}
-
-/** `cac:InvoiceLine | cac:CreditNoteLine` children of `el`. */
-export function lines(el: El): El[] {
-  return el.kids.filter((k) => k.ns === CAC && (k.local === 'InvoiceLine' || k.local === 'CreditNoteLine'));
+  const inv = el.children(CBC, 'InvoiceTypeCode');
+  const cn = el.children(CBC, 'CreditNoteTypeCode');
+  if (cn.length === 0) return inv;
+  if (inv.length === 0) return cn;
+  return [...inv, ...cn].sort((a, b) => a.order - b.order);
 }
 
 export const name = (ns: string, local: string) => [ns, local] as const;

@@ -10,7 +10,7 @@
  * - a dynamic error inside an assert would abort the official run: it is reported as a finding
  *   with id `eval-error` (flag fatal) naming the rule that could not be evaluated.
  */
-import { ASSERTS } from './messages';
+import { ASSERTS, type AssertMeta } from './messages';
 import { type El, type XmlDocument } from './xml';
 import { Lazy, XPathError } from './xpath';
 
@@ -24,7 +24,10 @@ export type Profile = 'billing' | 'selfbilling';
 export interface Assert {
   /** Official assert id; flag and message come from the official file (messages.ts). */
   id: string;
-  /** The assert's test: true means the document satisfies it. Throws XPathError on a dynamic error. */
+  /**
+   * The test expression's value: an assert fires when it is false, a report when it is true.
+   * Throws XPathError where the official engine raises a dynamic error.
+   */
   test: (el: El, ctx: Ctx) => boolean;
 }
 
@@ -57,6 +60,7 @@ export interface Findings {
 /** Per-document evaluation context: the tree, the profile and memoised document-wide values. */
 export class Ctx {
   private readonly memos = new Map<string, Lazy<unknown>>();
+  private byLocal: Map<string, El[]> | undefined;
   private readonly byName = new Map<string, El[]>();
 
   constructor(
@@ -73,7 +77,15 @@ export class Ctx {
     const key = ns + '\u0000' + local;
     let list = this.byName.get(key);
     if (!list) {
-      const candidates = this.doc.byLocal.get(local) ?? [];
+      if (!this.byLocal) {
+        this.byLocal = new Map();
+        for (const el of this.doc.elements) {
+          const l = this.byLocal.get(el.local);
+          if (l) l.push(el);
+          else this.byLocal.set(el.local, [el]);
+        }
+      }
+      const candidates = this.byLocal.get(local) ?? [];
       list = candidates.every((e) => e.ns === ns) ? candidates : candidates.filter((e) => e.ns === ns);
       this.byName.set(key, list);
     }
@@ -90,31 +102,52 @@ export class Ctx {
     return lazy.get();
   }
 
-  /** A value memoised per element. */
+  /** A value memoised per element (errors remembered too). */
   memoEl<T>(key: string, el: El, compute: () => T): T {
-    return this.memo(key + '#' + el.order, compute);
+    const cache = el.cache;
+    let lazy = cache.get(key) as Lazy<T> | undefined;
+    if (!lazy) {
+      lazy = new Lazy(compute);
+      cache.set(key, lazy);
+    }
+    return lazy.get();
   }
+}
+
+interface Candidate {
+  rule: Rule;
+  /** Namespaces the rule accepts for this local name; null = any element (wildcard rule). */
+  namespaces: string[] | null;
+  metas: AssertMeta[];
 }
 
 interface PatternIndex {
   byLocal: Map<string, Rule[]>;
   wildcard: Rule[];
-  merged: Map<string, Rule[]>;
 }
 
 /** Compiled dispatch tables for a rule set. */
 export class RuleSet {
   private readonly patterns: Map<PatternId, PatternIndex> = new Map();
+  private readonly metas = new Map<Rule, AssertMeta[]>();
 
   constructor(readonly rules: readonly Rule[]) {
-    for (const p of PATTERNS) this.patterns.set(p, { byLocal: new Map(), wildcard: [], merged: new Map() });
+    for (const p of PATTERNS) this.patterns.set(p, { byLocal: new Map(), wildcard: [] });
     const sorted = [...rules].sort((a, b) => a.seq - b.seq);
     for (const r of sorted) {
+      this.metas.set(
+        r,
+        r.asserts.map((a) => {
+          const meta = ASSERTS[a.id];
+          if (!meta) throw new Error(`no official assert ${a.id}`);
+          return meta;
+        }),
+      );
       if (r.neverFires) continue;
       const idx = this.patterns.get(r.pattern)!;
       if (r.names === '*') idx.wildcard.push(r);
       else {
-        const locals = new Set(r.names.map(([, l]) => l));
+        const locals = new Set(r.names.map((n) => n[1]));
         for (const l of locals) {
           let list = idx.byLocal.get(l);
           if (!list) idx.byLocal.set(l, (list = []));
@@ -124,51 +157,76 @@ export class RuleSet {
     }
   }
 
-  /** Rules of `pattern` that may match an element named `local`, in .sch order. */
-  candidates(pattern: PatternId, local: string): Rule[] {
-    const idx = this.patterns.get(pattern)!;
-    let list = idx.merged.get(local);
-    if (!list) {
-      list = [...(idx.byLocal.get(local) ?? []), ...idx.wildcard].sort((a, b) => a.seq - b.seq);
-      idx.merged.set(local, list);
+  private readonly perLocal = new Map<string, Candidate[][]>();
+
+  /** For each pattern (in PATTERNS order), the rules that may match an element named `local`, in .sch order. */
+  candidates(local: string): Candidate[][] {
+    let lists = this.perLocal.get(local);
+    if (!lists) {
+      lists = PATTERNS.map((pattern) => {
+        const idx = this.patterns.get(pattern)!;
+        const rules = [...(idx.byLocal.get(local) ?? []), ...idx.wildcard].sort((a, b) => a.seq - b.seq);
+        return rules.map((rule) => ({
+          rule,
+          namespaces: rule.names === '*' ? null : rule.names.filter((n) => n[1] === local).map((n) => n[0]),
+          metas: this.metas.get(rule)!,
+        }));
+      });
+      this.perLocal.set(local, lists);
     }
-    return list;
+    return lists;
   }
 
-  /** Runs every pattern over the document; findings in the official order. */
+  /**
+   * Runs every pattern over the document. One pass over the elements; findings are collected per
+   * pattern so that the output order is the official one (pattern by pattern, document order).
+   */
   run(doc: XmlDocument, profile: Profile): Findings {
     const ctx = new Ctx(doc, profile);
-    const out: Findings = { fatal: [], warning: [] };
-    for (const pattern of PATTERNS) {
-      for (const el of doc.elements) {
-        const rule = this.firstMatch(pattern, el, ctx);
-        if (rule) evaluate(rule, el, ctx, out);
+    const perPattern: Findings[] = PATTERNS.map(() => ({ fatal: [], warning: [] }));
+    const elements = doc.elements;
+    for (let i = 0; i < elements.length; i++) {
+      const el = elements[i];
+      const lists = this.candidates(el.local);
+      for (let p = 0; p < lists.length; p++) {
+        const list = lists[p];
+        if (list.length === 0) continue;
+        const c = firstMatch(list, el, ctx);
+        if (c) evaluate(c, el, ctx, perPattern[p]);
       }
+    }
+    const out: Findings = { fatal: [], warning: [] };
+    for (const f of perPattern) {
+      for (const x of f.fatal) out.fatal.push(x);
+      for (const x of f.warning) out.warning.push(x);
     }
     return out;
   }
+}
 
-  private firstMatch(pattern: PatternId, el: El, ctx: Ctx): Rule | undefined {
-    for (const rule of this.candidates(pattern, el.local)) {
-      if (rule.names !== '*' && !rule.names.some(([ns, l]) => l === el.local && ns === el.ns)) continue;
-      if (!rule.match) return rule;
-      try {
-        if (rule.match(el, ctx)) return rule;
-      } catch (e) {
-        if (!(e instanceof XPathError)) throw e;
-        // XSLT 2.0: a dynamic error while matching a pattern is treated as "no match"
-      }
+function firstMatch(list: Candidate[], el: El, ctx: Ctx): Candidate | undefined {
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (c.namespaces !== null && !c.namespaces.includes(el.ns)) continue;
+    const match = c.rule.match;
+    if (!match) return c;
+    try {
+      if (match(el, ctx)) return c;
+    } catch (e) {
+      if (!(e instanceof XPathError)) throw e;
+      // XSLT 2.0: a dynamic error while matching a pattern is treated as "no match"
     }
-    return undefined;
   }
+  return undefined;
 }
 
 export const EVAL_ERROR_ID = 'eval-error';
 
-function evaluate(rule: Rule, el: El, ctx: Ctx, out: Findings): void {
-  for (const a of rule.asserts) {
-    const meta = ASSERTS[a.id];
-    if (!meta) throw new Error(`no official assert ${a.id}`);
+function evaluate(c: Candidate, el: El, ctx: Ctx, out: Findings): void {
+  const asserts = c.rule.asserts;
+  for (let i = 0; i < asserts.length; i++) {
+    const a = asserts[i];
+    const meta = c.metas[i];
     let ok: boolean;
     try {
       ok = a.test(el, ctx);

@@ -41,18 +41,24 @@ export const RULES: readonly Rule[] = [
 const ruleSet = new RuleSet(RULES);
 
 /**
- * Which official artefact applies: the self-billing one when the CustomizationID says
- * `selfbilling` (as the official validate.mjs decides), else billing.
+ * Which official artefact applies. The official runner (validate.mjs) picks the self-billing
+ * Schematron when the raw text matches `<cbc:CustomizationID>[^<]*selfbilling`; this does the same,
+ * so the two agree even on documents that spell the element differently.
  */
-export function profileOf(doc: XmlDocument): Profile {
-  for (const el of doc.byLocal.get('CustomizationID') ?? []) {
-    if (el.ns === CBC && (el.texts[0] ?? '').includes('selfbilling')) return 'selfbilling';
+export function profileOf(xml: string): Profile {
+  return /<cbc:CustomizationID>[^<]*selfbilling/.test(xml) ? 'selfbilling' : 'billing';
+}
+
+/** Profile of an already parsed document: its cbc:CustomizationID says `selfbilling`. */
+export function profileOfParsed(doc: XmlDocument): Profile {
+  for (const el of doc.elements) {
+    if (el.local === 'CustomizationID' && el.ns === CBC && (el.texts[0] ?? '').includes('selfbilling')) return 'selfbilling';
   }
   return 'billing';
 }
 
 /** Validates a parsed document. */
-export function validateParsed(doc: XmlDocument, profile: Profile = profileOf(doc)): Findings {
+export function validateParsed(doc: XmlDocument, profile: Profile = profileOfParsed(doc)): Findings {
   return ruleSet.run(doc, profile);
 }
 
@@ -62,5 +68,5 @@ export function validateParsed(doc: XmlDocument, profile: Profile = profileOf(do
  * well-formed XML.
  */
 export function validatePintAeNative(xml: string): { fatal: Finding[]; warning: Finding[] } {
-  return validateParsed(parseXml(xml));
+  return validateParsed(parseXml(xml), profileOf(xml));
 }

@@ -80,6 +80,14 @@ export function sumOf(nodes: readonly El[], local: string): DecT {
 
 export type LineName = 'InvoiceLine' | 'CreditNoteLine';
 
+const rateKeys = new WeakMap<DecT, string>();
+/** A memo key for a rate (equal decimals, equal keys: 5 and 5.00 both give "5"). */
+function rateKey(rate: DecT): string {
+  let k = rateKeys.get(rate);
+  if (k === undefined) rateKeys.set(rate, (k = rate.toString()));
+  return k;
+}
+
 /**
  * Σ line net amounts of root lines in category `code`, plus root charges, minus root allowances in
  * that category (the -08 rules of E, Z, O, AE), each part memoised per document.
@@ -106,7 +114,7 @@ export function rootCharges(ctx: Ctx, charge: boolean): El[] {
 
 /** exists(//cac:InvoiceLine[category = code][rate = $rate]) etc., memoised per (line name, code, rate). */
 export function existsLineWithRate(ctx: Ctx, lineName: LineName, code: string, rate: DecT): boolean {
-  return ctx.memo(`existsLineRate:${lineName}:${code}:${rate.toString()}`, () => {
+  return ctx.memo(`existsLineRate:${lineName}:${code}:${rateKey(rate)}`, () => {
     for (const line of ctx.all(CAC, lineName)) if (lineHasCategory(line, code) && lineHasRate(line, rate)) return true;
     return false;
   });
@@ -114,7 +122,7 @@ export function existsLineWithRate(ctx: Ctx, lineName: LineName, code: string, r
 
 /** exists(//cac:AllowanceCharge[category = code][rate = $rate]). */
 export function existsChargeWithRate(ctx: Ctx, code: string, rate: DecT): boolean {
-  return ctx.memo(`existsChargeRate:${code}:${rate.toString()}`, () => {
+  return ctx.memo(`existsChargeRate:${code}:${rateKey(rate)}`, () => {
     for (const ac of ctx.all(CAC, 'AllowanceCharge')) if (chargeHasCategory(ac, code) && chargeHasRate(ac, rate)) return true;
     return false;
   });
@@ -122,7 +130,7 @@ export function existsChargeWithRate(ctx: Ctx, code: string, rate: DecT): boolea
 
 /** Σ LineExtensionAmount of root lines with category `code` and rate `rate`. */
 export function sumLinesWithRate(ctx: Ctx, lineName: LineName, code: string, rate: DecT): DecT {
-  return ctx.memo(`sumLinesRate:${lineName}:${code}:${rate.toString()}`, () =>
+  return ctx.memo(`sumLinesRate:${lineName}:${code}:${rateKey(rate)}`, () =>
     sumOf(
       ctx.root.children(CAC, lineName).filter((l) => lineHasCategory(l, code) && lineHasRate(l, rate)),
       'LineExtensionAmount',
@@ -132,7 +140,7 @@ export function sumLinesWithRate(ctx: Ctx, lineName: LineName, code: string, rat
 
 /** Σ Amount of root charges (or allowances) with category `code` and rate `rate`. */
 export function sumChargesWithRate(ctx: Ctx, charge: boolean, code: string, rate: DecT): DecT {
-  return ctx.memo(`sumChargesRate:${charge}:${code}:${rate.toString()}`, () =>
+  return ctx.memo(`sumChargesRate:${charge}:${code}:${rateKey(rate)}`, () =>
     sumOf(
       rootCharges(ctx, charge).filter((ac) => chargeHasCategory(ac, code) && chargeHasRate(ac, rate)),
       'Amount',

@@ -2,6 +2,9 @@
  * A small, fast, namespace-aware XML parser into a light element tree: just what the PINT-AE rules
  * need (elements, attributes, text nodes as the XPath data model sees them), nothing else.
  *
+ * Parsing only builds elements and attributes; each element remembers where its content lies in
+ * the source, and its text is decoded on first use (most elements' text is never read by a rule).
+ *
  * Text nodes follow XDM: a maximal run of character data (text, entity references, CDATA) between
  * two pieces of markup that are not CDATA (element tags, comments, processing instructions) is one
  * text node. `text()` in a rule is `El.texts`; the string value of an element is `El.value`.
@@ -44,27 +47,89 @@ export interface Attr {
 }
 
 const NO_ATTRS: Attr[] = [];
-const NO_TEXTS: string[] = [];
+const NO_KIDS: El[] = [];
+
+function isBlankText(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
+  }
+  return true;
+}
+
+/** Interned element name: the strings are shared by every element with that name. */
+interface Name {
+  raw: string;
+  prefix: string;
+  local: string;
+}
+
+/** Rarely needed per-element state, allocated on first use. */
+interface Extra {
+  value?: string;
+  texts?: string[];
+  decimal?: unknown;
+  cache?: Map<string, unknown>;
+  positions?: Map<El, [number, number]>;
+  byName?: Map<string, El[]>;
+}
+
+/** Above this many children, child lookups by name use a per-element index (wide roots: 1,000 lines). */
+const INDEX_WIDTH = 24;
 
 export class El {
-  /** Element children in document order. */
-  kids: El[] = [];
-  /** Text node children (XDM text nodes), in document order. */
-  texts: string[] = NO_TEXTS;
+  /** Element children in document order (do not mutate). */
+  kids: El[] = NO_KIDS;
   attrs: Attr[] = NO_ATTRS;
   /** Position in document order (root = 0). */
   order = 0;
-  private sv: string | undefined;
+  /** Source offsets: start tag '<', content start/end, end of the end tag. */
+  start = 0;
+  contentStart = 0;
+  contentEnd = 0;
+  end = 0;
+  private x: Extra | undefined = undefined;
 
   constructor(
+    readonly src: string,
     readonly parent: El | null,
     readonly ns: string,
-    readonly local: string,
-    readonly prefix: string,
+    private readonly name: Name,
   ) {}
 
+  get local(): string {
+    return this.name.local;
+  }
+
+  get prefix(): string {
+    return this.name.prefix;
+  }
+
+  /** The name as written in the start tag. */
+  get rawName(): string {
+    return this.name.raw;
+  }
+
+  private get extra(): Extra {
+    return (this.x ??= {});
+  }
+
+  /** Memoised per-element values (see Ctx.memoEl). */
+  get cache(): Map<string, unknown> {
+    return (this.extra.cache ??= new Map());
+  }
+
+  /** xs:decimal(.) of this element once computed (or the cast error), see decimalOf(). */
+  get decimal(): unknown {
+    return this.x?.decimal;
+  }
+
+  set decimal(v: unknown) {
+    this.extra.decimal = v;
+  }
+
   is(ns: string, local: string): boolean {
-    return this.local === local && this.ns === ns;
+    return this.name.local === local && this.ns === ns;
   }
 
   /** The unprefixed attribute `local`, or undefined. */
@@ -80,33 +145,46 @@ export class El {
   /** First child element `ns:local`. */
   child(ns: string, local: string): El | undefined {
     const kids = this.kids;
+    if (kids.length > INDEX_WIDTH) return this.indexed(ns, local)[0];
     for (let i = 0; i < kids.length; i++) {
       const k = kids[i];
-      if (k.local === local && k.ns === ns) return k;
+      if (k.name.local === local && k.ns === ns) return k;
     }
     return undefined;
   }
 
-  /** All child elements `ns:local`. */
+  /** All child elements `ns:local` (the array may be shared: do not mutate it). */
   children(ns: string, local: string): El[] {
-    const out: El[] = [];
     const kids = this.kids;
+    if (kids.length > INDEX_WIDTH) return this.indexed(ns, local);
+    const out: El[] = [];
     for (let i = 0; i < kids.length; i++) {
       const k = kids[i];
-      if (k.local === local && k.ns === ns) out.push(k);
+      if (k.name.local === local && k.ns === ns) out.push(k);
     }
     return out;
   }
 
-  hasChild(ns: string, local: string): boolean {
-    return this.child(ns, local) !== undefined;
+  private indexed(ns: string, local: string): El[] {
+    let index = this.extra.byName;
+    if (!index) {
+      // keyed by the (interned) local name; lists mixing namespaces are split on lookup
+      index = new Map();
+      for (const k of this.kids) {
+        const list = index.get(k.name.local);
+        if (list) list.push(k);
+        else index.set(k.name.local, [k]);
+      }
+      this.extra.byName = index;
+    }
+    const list = index.get(local);
+    if (!list) return NO_KIDS;
+    for (let i = 0; i < list.length; i++) if (list[i].ns !== ns) return list.filter((k) => k.ns === ns);
+    return list;
   }
 
-  countChildren(ns: string, local: string): number {
-    let n = 0;
-    const kids = this.kids;
-    for (let i = 0; i < kids.length; i++) if (kids[i].local === local && kids[i].ns === ns) n++;
-    return n;
+  hasChild(ns: string, local: string): boolean {
+    return this.child(ns, local) !== undefined;
   }
 
   /** Nearest ancestor `ns:local` (not self). */
@@ -117,14 +195,28 @@ export class El {
 
   /** XPath string value: all descendant text in document order. */
   get value(): string {
-    if (this.sv === undefined) {
-      if (this.kids.length === 0) this.sv = this.texts.length === 1 ? this.texts[0] : this.texts.join('');
-      else {
-        // Interleave is not recorded, so rebuild from the subtree in document order.
-        this.sv = collectText(this);
-      }
+    const x = this.extra;
+    if (x.value === undefined) x.value = textContent(this.src, this.contentStart, this.contentEnd);
+    return x.value;
+  }
+
+  /** The element's own text nodes (XDM), in document order. */
+  get texts(): string[] {
+    const x = this.extra;
+    if (x.texts === undefined) x.texts = textNodes(this);
+    return x.texts;
+  }
+
+  /** `not(normalize-space())` of a leaf, without building its value when it has no markup inside. */
+  isBlank(): boolean {
+    const src = this.src;
+    const lt = src.indexOf('<', this.contentStart);
+    if (lt >= 0 && lt < this.contentEnd) return isBlankText(this.value);
+    for (let i = this.contentStart; i < this.contentEnd; i++) {
+      const c = src.charCodeAt(i);
+      if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
     }
-    return this.sv;
+    return true;
   }
 
   /** `name()` as the document spells it. */
@@ -147,60 +239,169 @@ export class El {
     return '/' + steps.reverse().join('/');
   }
 
-  private positions: Map<El, [number, number]> | undefined;
-
   /** [1-based position among same-named siblings, number of same-named siblings] of child `kid`. */
   sameNamePosition(kid: El): [number, number] {
-    if (!this.positions) {
-      const counts = new Map<string, El[]>();
+    const x = this.extra;
+    if (!x.positions) {
+      const groups = new Map<string, El[]>();
       for (const k of this.kids) {
         const key = k.ns + '\u0000' + k.local;
-        let list = counts.get(key);
-        if (!list) counts.set(key, (list = []));
+        let list = groups.get(key);
+        if (!list) groups.set(key, (list = []));
         list.push(k);
       }
-      this.positions = new Map();
-      for (const list of counts.values()) list.forEach((k, i) => this.positions!.set(k, [i + 1, list.length]));
+      const positions = new Map<El, [number, number]>();
+      for (const list of groups.values()) list.forEach((k, i) => positions.set(k, [i + 1, list.length]));
+      x.positions = positions;
     }
-    return this.positions.get(kid) ?? [1, 1];
+    return x.positions.get(kid) ?? [1, 1];
   }
-}
-
-/**
- * Text of a subtree in document order. The parser records, per element, the text runs and the
- * child elements separately, plus `textSlots` telling after how many children each run came.
- */
-function collectText(el: El): string {
-  let out = '';
-  const slots = (el as ElWithSlots).textSlots;
-  let t = 0;
-  for (let i = 0; i <= el.kids.length; i++) {
-    while (t < el.texts.length && (slots ? slots[t] : 0) === i) out += el.texts[t++];
-    if (i < el.kids.length) out += el.kids[i].value;
-  }
-  return out;
-}
-
-interface ElWithSlots extends El {
-  textSlots?: number[];
 }
 
 export interface XmlDocument {
   root: El;
   /** Every element, in document order. */
   elements: El[];
-  /** Elements by local name, each list in document order. */
-  byLocal: Map<string, El[]>;
 }
 
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+const ENTITY_RE = /&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z_][\w.-]*);/g;
+
+/** Decodes the entity and character references of well-formed text (checked at parse time). */
+function decode(s: string): string {
+  if (s.indexOf('&') < 0) return s;
+  return s.replace(ENTITY_RE, (_m, name: string) => {
+    if (name.charCodeAt(0) === 35 /* # */) return String.fromCodePoint(name.charCodeAt(1) === 120 ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10));
+    return ENTITIES[name];
+  });
+}
+
+/** String value of the source range [from, to) of well-formed content: text and CDATA, markup skipped. */
+function textContent(src: string, from: number, to: number): string {
+  let lt = src.indexOf('<', from);
+  if (lt < 0 || lt >= to) return decode(src.slice(from, to));
+  let out = '';
+  let pos = from;
+  while (pos < to) {
+    if (lt < 0 || lt >= to) lt = to;
+    if (lt > pos) out += decode(src.slice(pos, lt));
+    if (lt >= to) break;
+    pos = skipMarkup(src, lt, (cdata) => (out += cdata));
+    lt = src.indexOf('<', pos);
+  }
+  return out;
+}
+
+/** Skips the markup at `lt` (returns the position after it); CDATA content goes to `onCdata`. */
+function skipMarkup(src: string, lt: number, onCdata: (text: string) => void): number {
+  if (src.startsWith('<!--', lt)) return src.indexOf('-->', lt + 4) + 3;
+  if (src.startsWith('<![CDATA[', lt)) {
+    const end = src.indexOf(']]>', lt + 9);
+    onCdata(src.slice(lt + 9, end));
+    return end + 3;
+  }
+  if (src.startsWith('<?', lt)) return src.indexOf('?>', lt + 2) + 2;
+  return tagEnd(src, lt);
+}
+
+/** Position after the '>' closing the tag that starts at `lt` (quotes respected). */
+function tagEnd(src: string, lt: number): number {
+  let i = lt + 1;
+  for (;;) {
+    const gt = src.indexOf('>', i);
+    const q1 = src.indexOf('"', i);
+    const q2 = src.indexOf("'", i);
+    let q = q1 < 0 ? q2 : q2 < 0 ? q1 : Math.min(q1, q2);
+    if (gt < 0) return -1;
+    if (q < 0 || gt < q) return gt + 1;
+    const close = src.indexOf(src[q], q + 1);
+    if (close < 0) return -1;
+    i = close + 1;
+    q = -1;
+  }
+}
+
+/** The element's own XDM text nodes: runs of text/CDATA split by child elements, comments and PIs. */
+function textNodes(el: El): string[] {
+  const src = el.src;
+  const lt0 = src.indexOf('<', el.contentStart);
+  if (lt0 < 0 || lt0 >= el.contentEnd) {
+    // no markup inside: at most one text node
+    return el.contentEnd > el.contentStart ? [el.value] : [];
+  }
+  const out: string[] = [];
+  let run = '';
+  let pos = el.contentStart;
+  const to = el.contentEnd;
+  let k = 0;
+  while (pos < to) {
+    let lt = src.indexOf('<', pos);
+    if (lt < 0 || lt > to) lt = to;
+    if (lt > pos) run += decode(src.slice(pos, lt));
+    if (lt >= to) break;
+    if (src.startsWith('<![CDATA[', lt)) {
+      pos = skipMarkup(src, lt, (t) => (run += t));
+      continue;
+    }
+    if (run) out.push(run);
+    run = '';
+    if (src.charCodeAt(lt + 1) !== 33 && src.charCodeAt(lt + 1) !== 63) {
+      // a child element: jump over it
+      while (k < el.kids.length && el.kids[k].start < lt) k++;
+      pos = el.kids[k].end;
+      k++;
+    } else pos = skipMarkup(src, lt, () => undefined);
+  }
+  if (run) out.push(run);
+  return out;
+}
 
 type Scope = Record<string, string>;
 const BASE_SCOPE: Scope = { xml: NS.XML, xmlns: NS.XMLNS, '': '' };
 
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+const INTERNED = new Map<string, string>();
+for (const known of Object.values(NS)) INTERNED.set(known, known);
+
+/**
+ * One shared, internalised string per distinct name or namespace: the rules compare names and
+ * namespaces with `===` millions of times, and identical internalised strings compare by pointer.
+ */
+export function intern(s: string): string {
+  let v = INTERNED.get(s);
+  if (v === undefined) {
+    v = Object.keys({ [s]: 0 })[0] ?? s; // property keys are internalised by the engine
+    if (INTERNED.size < 100_000) INTERNED.set(v, v);
+  }
+  return v;
 }
+
+const NAMES = new Map<number, Name[]>();
+
+/** The interned Name for src[from, to) (hash of its char codes given), without slicing when known. */
+function nameAt(src: string, from: number, to: number, hash: number): Name {
+  let bucket = NAMES.get(hash);
+  if (bucket) {
+    for (const n of bucket) if (n.raw.length === to - from && src.startsWith(n.raw, from)) return n;
+  } else {
+    bucket = [];
+    if (NAMES.size < 50_000) NAMES.set(hash, bucket);
+  }
+  const raw = intern(src.slice(from, to));
+  const colon = raw.indexOf(':');
+  const n: Name = { raw, prefix: colon >= 0 ? intern(raw.slice(0, colon)) : '', local: intern(colon >= 0 ? raw.slice(colon + 1) : raw) };
+  if (bucket.length < 8) bucket.push(n);
+  return n;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 13;
+}
+
+/** End of an element or attribute name: whitespace, '>', '/', '=', '<', quotes. */
+function isNameEnd(c: number): boolean {
+  return c <= 32 || c === 62 || c === 47 || c === 61 || c === 60 || c === 34 || c === 39;
+}
+const BAD_AMP_RE = /&(?!(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);)/;
 
 /** Parses an XML document. Throws XmlParseError on anything not well-formed. */
 export function parseXml(input: string): XmlDocument {
@@ -208,9 +409,8 @@ export function parseXml(input: string): XmlDocument {
   if (src.charCodeAt(0) === 0xfeff) src = src.slice(1);
   if (src.indexOf('\r') >= 0) src = src.replace(/\r\n?/g, '\n');
   const len = src.length;
-  let pos = 0;
 
-  const fail = (msg: string, at = pos): never => {
+  const fail = (msg: string, at: number): never => {
     let line = 1;
     let col = 1;
     for (let i = 0; i < at && i < len; i++) {
@@ -222,103 +422,58 @@ export function parseXml(input: string): XmlDocument {
     throw new XmlParseError(msg, line, col);
   };
 
-  const decode = (s: string, at: number): string => {
-    if (s.indexOf('&') < 0) return s;
-    let out = '';
-    let i = 0;
-    for (;;) {
-      const amp = s.indexOf('&', i);
-      if (amp < 0) return out + s.slice(i);
-      out += s.slice(i, amp);
-      const semi = s.indexOf(';', amp);
-      if (semi < 0) fail('unterminated entity reference', at + amp);
-      const name = s.slice(amp + 1, semi);
-      if (name.charCodeAt(0) === 35 /* # */) {
-        const cp = name.charCodeAt(1) === 120 /* x */ ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-        if (!/^#(x[0-9a-fA-F]+|[0-9]+)$/.test(name) || !isXmlChar(cp)) fail(`invalid character reference &${name};`, at + amp);
-        out += String.fromCodePoint(cp);
-      } else {
-        const v = ENTITIES[name];
-        if (v === undefined) fail(`undefined entity &${name};`, at + amp);
-        out += v;
+  let nextAmp = src.indexOf('&');
+  const checkText = (from: number, to: number, outside: boolean): void => {
+    if (outside) {
+      for (let i = from; i < to; i++) {
+        const c = src.charCodeAt(i);
+        if (c !== 32 && c !== 10 && c !== 9) fail('text outside the root element', i);
       }
-      i = semi + 1;
+      return;
     }
-  };
-
-  const readName = (): string => {
-    const start = pos;
-    while (pos < len) {
-      const c = src.charCodeAt(pos);
-      if (isSpace(c) || c === 62 /* > */ || c === 47 /* / */ || c === 61 /* = */ || c === 60 /* < */ || c === 34 || c === 39) break;
-      pos++;
-    }
-    if (pos === start) fail('name expected');
-    return src.slice(start, pos);
-  };
-
-  const skipSpace = (): void => {
-    while (pos < len && isSpace(src.charCodeAt(pos))) pos++;
-  };
-
-  const elements: El[] = [];
-  const byLocal = new Map<string, El[]>();
-  let root: El | null = null;
-  const stack: El[] = [];
-  const scopes: Scope[] = [BASE_SCOPE];
-  let run: string | null = null; // current text run of the open element
-  let runKidsAtStart = 0;
-
-  const flushRun = (): void => {
-    if (run !== null && stack.length > 0) {
-      const el = stack[stack.length - 1] as ElWithSlots;
-      if (run.length > 0) {
-        if (el.texts === NO_TEXTS) el.texts = [];
-        el.texts.push(run);
-        if (el.kids.length > 0 || el.textSlots) {
-          if (!el.textSlots) el.textSlots = new Array(el.texts.length - 1).fill(0);
-          el.textSlots.push(runKidsAtStart);
+    // next '&' in the document, found once and advanced (a per-segment indexOf would be quadratic)
+    while (nextAmp >= 0 && nextAmp < from) nextAmp = src.indexOf('&', from);
+    if (nextAmp >= 0 && nextAmp < to) {
+      nextAmp = src.indexOf('&', to);
+      const m = BAD_AMP_RE.exec(src.slice(from, to));
+      if (m) fail('undefined or malformed entity reference', from + m.index);
+      ENTITY_RE.lastIndex = 0;
+      for (let e = ENTITY_RE.exec(src.slice(from, to)); e; e = ENTITY_RE.exec(src.slice(from, to))) {
+        const name = e[1];
+        if (name.charCodeAt(0) === 35) {
+          const cp = name.charCodeAt(1) === 120 ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+          if (!isXmlChar(cp)) fail(`invalid character reference &${name};`, from + e.index);
         }
       }
     }
-    run = null;
   };
-  const appendText = (t: string, at: number): void => {
-    if (stack.length === 0) {
-      if (!/^[ \t\n]*$/.test(t)) fail('text outside the root element', at);
-      return;
-    }
-    if (run === null) {
-      run = t;
-      runKidsAtStart = stack[stack.length - 1].kids.length;
-    } else run += t;
-  };
+
+  const elements: El[] = [];
+  const stack: El[] = [];
+  const scopes: Scope[] = [BASE_SCOPE];
+  let root: El | null = null;
+  let pos = 0;
 
   while (pos < len) {
     const lt = src.indexOf('<', pos);
-    if (lt < 0) {
-      appendText(decode(src.slice(pos), pos), pos);
-      pos = len;
-      break;
-    }
-    if (lt > pos) appendText(decode(src.slice(pos, lt), pos), pos);
-    pos = lt;
-    const c1 = src.charCodeAt(pos + 1);
+    const textEnd = lt < 0 ? len : lt;
+    // text needs checking only outside the root or when it contains an entity reference
+    if (textEnd > pos && (stack.length === 0 || (nextAmp >= 0 && nextAmp < textEnd))) checkText(pos, textEnd, stack.length === 0);
+    if (lt < 0) break;
+    const c1 = src.charCodeAt(lt + 1);
     if (c1 === 33 /* ! */) {
-      if (src.startsWith('<!--', pos)) {
-        const end = src.indexOf('-->', pos + 4);
-        if (end < 0) fail('unterminated comment');
-        flushRun();
+      if (src.startsWith('<!--', lt)) {
+        const end = src.indexOf('-->', lt + 4);
+        if (end < 0) fail('unterminated comment', lt);
         pos = end + 3;
-      } else if (src.startsWith('<![CDATA[', pos)) {
-        const end = src.indexOf(']]>', pos + 9);
-        if (end < 0) fail('unterminated CDATA section');
-        if (stack.length === 0) fail('CDATA outside the root element');
-        appendText(src.slice(pos + 9, end), pos);
+      } else if (src.startsWith('<![CDATA[', lt)) {
+        if (stack.length === 0) fail('CDATA outside the root element', lt);
+        const end = src.indexOf(']]>', lt + 9);
+        if (end < 0) fail('unterminated CDATA section', lt);
         pos = end + 3;
-      } else if (src.startsWith('<!DOCTYPE', pos)) {
-        if (root) fail('DOCTYPE after the root element');
-        let i = pos + 9;
+      } else if (src.startsWith('<!DOCTYPE', lt)) {
+        if (root) fail('DOCTYPE after the root element', lt);
+        let i = lt + 9;
         let depth = 0;
         for (; i < len; i++) {
           const ch = src.charCodeAt(i);
@@ -326,106 +481,129 @@ export function parseXml(input: string): XmlDocument {
           else if (ch === 93 /* ] */) depth--;
           else if (ch === 62 /* > */ && depth === 0) break;
         }
-        if (i >= len) fail('unterminated DOCTYPE');
+        if (i >= len) fail('unterminated DOCTYPE', lt);
         pos = i + 1;
-      } else fail('markup not recognised');
+      } else fail('markup not recognised', lt);
     } else if (c1 === 63 /* ? */) {
-      const end = src.indexOf('?>', pos + 2);
-      if (end < 0) fail('unterminated processing instruction');
-      flushRun();
+      const end = src.indexOf('?>', lt + 2);
+      if (end < 0) fail('unterminated processing instruction', lt);
       pos = end + 2;
     } else if (c1 === 47 /* / */) {
-      pos += 2;
-      const name = readName();
-      skipSpace();
-      if (src.charCodeAt(pos) !== 62) fail('">" expected');
-      pos++;
-      const el = stack[stack.length - 1];
-      if (!el) fail(`unexpected end tag </${name}>`);
-      if (el.qname !== name) fail(`end tag </${name}> does not match <${el.qname}>`);
-      flushRun();
-      stack.pop();
+      const el = stack.pop();
+      if (!el) fail('unexpected end tag', lt);
+      const raw = el!.rawName;
+      let i = lt + 2 + raw.length;
+      if (!src.startsWith(raw, lt + 2) || (i < len && !isNameEnd(src.charCodeAt(i)))) {
+        let j = lt + 2;
+        while (j < len && !isNameEnd(src.charCodeAt(j))) j++;
+        fail(`end tag </${src.slice(lt + 2, j)}> does not match <${raw}>`, lt);
+      }
+      while (i < len && isSpace(src.charCodeAt(i))) i++;
+      if (src.charCodeAt(i) !== 62 /* > */) fail('malformed end tag', lt);
+      el!.contentEnd = lt;
+      el!.end = i + 1;
       scopes.pop();
-      // the parent's run continues after this child: nothing to do, a new run starts on next text
+      pos = i + 1;
     } else {
-      // start tag
-      if (root && stack.length === 0) fail('content after the root element');
-      flushRun();
-      pos++;
-      const name = readName();
-      const rawAttrs: [string, string, number][] = [];
+      if (root && stack.length === 0) fail('content after the root element', lt);
+      let i = lt + 1;
+      let hash = 0;
+      for (; i < len; i++) {
+        const c = src.charCodeAt(i);
+        if (isNameEnd(c)) break;
+        hash = (Math.imul(hash, 31) + c) | 0;
+      }
+      if (i === lt + 1) fail('element name expected', lt + 1);
+      const nameInfo = nameAt(src, lt + 1, i, hash);
+      const name = nameInfo.raw;
+      let rawAttrs: [Name, string, number][] | null = null;
       let selfClose = false;
       for (;;) {
-        const before = pos;
-        skipSpace();
-        const c = src.charCodeAt(pos);
+        const before = i;
+        while (i < len && isSpace(src.charCodeAt(i))) i++;
+        const c = src.charCodeAt(i);
         if (c === 62 /* > */) {
-          pos++;
+          i++;
           break;
         }
         if (c === 47 /* / */) {
-          if (src.charCodeAt(pos + 1) !== 62) fail('">" expected after "/"');
-          pos += 2;
+          if (src.charCodeAt(i + 1) !== 62) fail('">" expected after "/"', i);
+          i += 2;
           selfClose = true;
           break;
         }
-        if (pos >= len) fail('unterminated start tag');
-        if (pos === before) fail('whitespace expected between attributes');
-        const an = readName();
-        skipSpace();
-        if (src.charCodeAt(pos) !== 61) fail('"=" expected');
-        pos++;
-        skipSpace();
-        const q = src.charCodeAt(pos);
-        if (q !== 34 && q !== 39) fail('quoted attribute value expected');
-        const end = src.indexOf(q === 34 ? '"' : "'", pos + 1);
-        if (end < 0) fail('unterminated attribute value');
-        const raw = src.slice(pos + 1, end);
-        if (raw.indexOf('<') >= 0) fail('"<" in attribute value', pos);
-        rawAttrs.push([an, decode(raw, pos + 1), pos]);
-        pos = end + 1;
+        if (i >= len) fail(`unterminated start tag <${name}`, lt);
+        if (i === before) fail('whitespace expected before an attribute', i);
+        const aStart = i;
+        let aHash = 0;
+        for (; i < len; i++) {
+          const ch = src.charCodeAt(i);
+          if (isNameEnd(ch)) break;
+          aHash = (Math.imul(aHash, 31) + ch) | 0;
+        }
+        if (i === aStart) fail('attribute name expected', i);
+        const an = nameAt(src, aStart, i, aHash);
+        while (i < len && isSpace(src.charCodeAt(i))) i++;
+        if (src.charCodeAt(i) !== 61 /* = */) fail('"=" expected', i);
+        i++;
+        while (i < len && isSpace(src.charCodeAt(i))) i++;
+        const q = src.charCodeAt(i);
+        if (q !== 34 && q !== 39) fail('quoted attribute value expected', i);
+        const close = src.indexOf(q === 34 ? '"' : "'", i + 1);
+        if (close < 0) fail('unterminated attribute value', i);
+        const raw = src.slice(i + 1, close);
+        if (raw.indexOf('<') >= 0) fail('"<" in attribute value', i);
+        (rawAttrs ??= []).push([an, raw, aStart]);
+        i = close + 1;
       }
-      // namespace declarations
+      pos = i;
+
       let scope = scopes[scopes.length - 1];
-      for (const [an, v] of rawAttrs) {
-        if (an === 'xmlns' || an.startsWith('xmlns:')) {
-          if (scope === scopes[scopes.length - 1]) scope = Object.create(scope) as Scope;
-          scope[an === 'xmlns' ? '' : an.slice(6)] = v;
+      if (rawAttrs) {
+        for (const [an, v] of rawAttrs) {
+          if (an.raw === 'xmlns' || an.prefix === 'xmlns') {
+            if (scope === scopes[scopes.length - 1]) scope = Object.create(scope) as Scope;
+            scope[an.raw === 'xmlns' ? '' : an.local] = intern(decode(v));
+          }
         }
       }
-      scopes.push(scope);
-      const colon = name.indexOf(':');
-      const prefix = colon >= 0 ? name.slice(0, colon) : '';
-      const local = colon >= 0 ? name.slice(colon + 1) : name;
-      const ns = scope[prefix];
-      if (ns === undefined) fail(`undeclared namespace prefix "${prefix}"`);
+      const ns = scope[nameInfo.prefix];
+      if (ns === undefined) fail(`undeclared namespace prefix "${nameInfo.prefix}"`, lt);
       const parent = stack.length ? stack[stack.length - 1] : null;
-      const el = new El(parent, ns!, local, prefix);
+      const el = new El(src, parent, ns!, nameInfo);
       el.order = elements.length;
+      el.start = lt;
+      el.contentStart = pos;
+      el.contentEnd = pos;
+      el.end = pos;
       elements.push(el);
-      let list = byLocal.get(local);
-      if (!list) byLocal.set(local, (list = []));
-      list.push(el);
-      for (const [an, v, at] of rawAttrs) {
-        if (an === 'xmlns' || an.startsWith('xmlns:')) continue;
-        const ac = an.indexOf(':');
-        const ap = ac >= 0 ? an.slice(0, ac) : '';
-        const al = ac >= 0 ? an.slice(ac + 1) : an;
-        const ans = ap ? scope[ap] : '';
-        if (ans === undefined) fail(`undeclared namespace prefix "${ap}"`, at);
-        if (el.attrs === NO_ATTRS) el.attrs = [];
-        for (const a of el.attrs) if (a.local === al && a.ns === ans) fail(`duplicate attribute ${an}`, at);
-        el.attrs.push({ ns: ans!, local: al, prefix: ap, value: v });
+      if (rawAttrs) {
+        for (const [an, v, aAt] of rawAttrs) {
+          if (an.raw === 'xmlns' || an.prefix === 'xmlns') continue;
+          if (v.indexOf('&') >= 0 && BAD_AMP_RE.test(v)) fail('malformed entity reference in attribute value', aAt);
+          const ap = an.prefix;
+          const al = an.local;
+          const ans = ap ? scope[ap] : '';
+          if (ans === undefined) fail(`undeclared namespace prefix "${ap}"`, aAt);
+          if (el.attrs === NO_ATTRS) el.attrs = [];
+          for (const x of el.attrs) if (x.local === al && x.ns === ans) fail(`duplicate attribute ${an.raw}`, aAt);
+          el.attrs.push({ ns: ans!, local: al, prefix: ap, value: decode(v) });
+        }
       }
-      if (parent) parent.kids.push(el);
+      if (parent) {
+        if (parent.kids === NO_KIDS) parent.kids = [el];
+        else parent.kids.push(el);
+      }
       else root = el;
-      if (selfClose) scopes.pop();
-      else stack.push(el);
+      if (!selfClose) {
+        stack.push(el);
+        scopes.push(scope);
+      }
     }
   }
-  if (stack.length) fail(`end of input inside <${stack[stack.length - 1].qname}>`);
-  if (!root) fail('no root element');
-  return { root: root!, elements, byLocal };
+  if (stack.length) fail(`end of input inside <${stack[stack.length - 1].qname}>`, len);
+  if (!root) fail('no root element', 0);
+  return { root: root!, elements };
 }
 
 function isXmlChar(cp: number): boolean {

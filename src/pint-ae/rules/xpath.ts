@@ -18,6 +18,7 @@ export const Dec = Decimal.clone({ precision: 200, rounding: Decimal.ROUND_HALF_
 export type Dec = Decimal;
 
 export const ZERO = new Dec(0);
+const HUNDREDTH = new Dec('0.01');
 
 /** A dynamic error the official engine would raise (it stops the whole validation run). */
 export class XPathError extends Error {
@@ -43,13 +44,25 @@ function castError(value: string, type: string): XPathError {
 
 /** fn:normalize-space (XML whitespace only). */
 export function normalizeSpace(s: string): string {
-  if (!/[ \t\n\r]/.test(s)) return s;
-  return s.replace(/[ \n\r\t]+/g, ' ').replace(/^ | $/g, '');
+  const n = s.length;
+  if (n === 0) return s;
+  let clean = s.charCodeAt(0) !== 32 && s.charCodeAt(n - 1) !== 32;
+  for (let i = 0; clean && i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 9 || c === 10 || c === 13 || (c === 32 && s.charCodeAt(i + 1) === 32)) clean = false;
+  }
+  return clean ? s : s.replace(/[ \n\r\t]+/g, ' ').replace(/^ | $/g, '');
 }
+
+const isWs = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
 /** Trim XML whitespace, as SaxonJS does before casting. */
 export function trimXml(s: string): string {
-  return s.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+  let a = 0;
+  let b = s.length;
+  while (a < b && isWs(s.charCodeAt(a))) a++;
+  while (b > a && isWs(s.charCodeAt(b - 1))) b--;
+  return a === 0 && b === s.length ? s : s.slice(a, b);
 }
 
 /** fn:string-length (counts code points). */
@@ -229,11 +242,24 @@ export function someBoolInPattern(nodes: readonly El[], literal: boolean): boole
 // ---------------------------------------------------------------------------------------------
 // casts (SaxonJS rules)
 
-const DECIMAL_RE = /^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$/;
+// SaxonJS strips one leading '+', tests this, then builds a Big.js number, which rejects a second '+'
+const DECIMAL_RE = /^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)$/;
 const DOUBLE_RE = /^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([Ee][-+]?[0-9]+)?$/;
 
 function decimalLexical(s: string): string | null {
-  const t = trimXml(s).replace(/^\+/, '');
+  let t = trimXml(s);
+  if (t.charCodeAt(0) === 43 /* + */) t = t.slice(1);
+  // fast path for plain digits with an optional sign and point; the regex decides anything else
+  let digits = 0;
+  let points = 0;
+  let ok = t.length > 0;
+  for (let i = 0; ok && i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+    else if (c === 46) points++;
+    else if (!(c === 45 && i === 0)) ok = false;
+  }
+  if (ok) return digits > 0 && points <= 1 ? t : null;
   return DECIMAL_RE.test(t) ? t : null;
 }
 
@@ -241,16 +267,14 @@ function decimalLexical(s: string): string | null {
 export function toDecimal(s: string): Dec {
   const t = decimalLexical(s);
   if (t === null) throw castError(s, 'xs:decimal');
-  return new Dec(t.replace(/^\+/, '') === '.' ? '0' : normaliseDecimalText(t));
+  return decimalFromLexical(t);
 }
 
-function normaliseDecimalText(t: string): string {
-  // decimal.js accepts "5.", ".5", "-.5"; a leading "+" after the engine stripped one is still legal
-  let x = t;
-  if (x.startsWith('+')) x = x.slice(1);
-  if (x.endsWith('.')) x = x.slice(0, -1);
+function decimalFromLexical(t: string): Dec {
+  // decimal.js wants a digit before and after the point: "5." -> "5", ".5" -> "0.5"
+  let x = t.endsWith('.') ? t.slice(0, -1) : t;
   if (x.startsWith('.') || x.startsWith('-.')) x = x.replace('.', '0.');
-  return x;
+  return new Dec(x);
 }
 
 export function castableDecimal(s: string): boolean {
@@ -259,13 +283,35 @@ export function castableDecimal(s: string): boolean {
 
 /** `nodes castable as xs:decimal` (false for an empty or multi-item sequence). */
 export function castableDecimalNodes(nodes: readonly El[]): boolean {
-  return nodes.length === 1 && castableDecimal(nodes[0].value);
+  return nodes.length === 1 && tryDecimalOf(nodes[0]) !== null;
+}
+
+/** xs:decimal(.) of an element, or null when it is not castable (memoised, no exception). */
+export function tryDecimalOf(el: El): Dec | null {
+  const cached = el.decimal;
+  if (cached instanceof Decimal) return cached;
+  if (cached instanceof XPathError) return null;
+  const t = decimalLexical(el.value);
+  if (t === null) {
+    el.decimal = castError(el.value, 'xs:decimal');
+    return null;
+  }
+  const d = decimalFromLexical(t);
+  el.decimal = d;
+  return d;
+}
+
+/** xs:decimal(.) of an element, parsed once per element (a cast error is remembered and rethrown). */
+export function decimalOf(el: El): Dec {
+  const d = tryDecimalOf(el);
+  if (d === null) throw el.decimal as XPathError;
+  return d;
 }
 
 /** xs:decimal() of an optional node: undefined when empty; errors on >1 node or a bad value. */
 export function decOpt(nodes: readonly El[], what: string): Dec | undefined {
   const n = opt(nodes, what);
-  return n === undefined ? undefined : toDecimal(n.value);
+  return n === undefined ? undefined : decimalOf(n);
 }
 
 /** xs:double cast (untyped operand in arithmetic or compared with a number). */
@@ -311,9 +357,13 @@ export function toBoolean(s: string): boolean {
   }
 }
 
-/** xs:integer castability (SaxonJS uses a \s-trimming regex here). */
+/**
+ * xs:integer castability as SaxonJS implements it: a \s-tolerant regex, then, for strings longer
+ * than 9 characters, a Big.js number, which rejects a leading '+' and surrounding whitespace.
+ */
 export function castableInteger(s: string): boolean {
-  return /^\s*[-+]?[0-9]+\s*$/.test(s);
+  if (!/^\s*[-+]?[0-9]+\s*$/.test(s)) return false;
+  return s.length <= 9 || /^-?[0-9]+$/.test(s);
 }
 
 export function toInteger(s: string): number {
@@ -362,12 +412,29 @@ export function toDate(s: string): number {
 }
 
 export function castableDate(s: string): boolean {
+  // fast path: exactly YYYY-MM-DD
+  if (s.length === 10 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45) {
+    let digits = true;
+    for (const i of [0, 1, 2, 3, 5, 6, 8, 9]) {
+      const c = s.charCodeAt(i);
+      if (c < 48 || c > 57) digits = false;
+    }
+    if (digits) {
+      const y = +s.slice(0, 4);
+      return validDateTimeParts([y, +s.slice(5, 7), +s.slice(8, 10), 0, 0, 0]);
+    }
+  }
+  const m = DATE_RE.exec(s);
+  if (!m) return false;
+  const neg = m[1].startsWith('-');
+  const parts = (neg ? m[1].slice(1) : m[1]).split('-').map((p) => parseFloat(p));
+  if (parts[0] > 9999) return false;
+  if (!validDateTimeParts([parts[0], parts[1], parts[2], 0, 0, 0])) return false;
   try {
-    toDate(s);
+    tzMinutes(m[2] ?? '', s);
     return true;
-  } catch (e) {
-    if (e instanceof XPathError) return false;
-    throw e;
+  } catch {
+    return false;
   }
 }
 
@@ -399,15 +466,17 @@ export function roundDec(d: Dec): Dec {
   return d.toDecimalPlaces(0, Decimal.ROUND_HALF_CEIL);
 }
 
-/** `round(x * 10 * 10) div 100` (also `round(x * 100) div 100`) on xs:decimal. */
+/** `round(x * 10 * 10) div 100` (also `round(x * 100) div 100`) on xs:decimal (the division is exact). */
 export function round2(d: Dec): Dec {
-  return roundDec(d.times(100)).div(100);
+  return roundDec(d.times(100)).times(HUNDREDTH);
 }
 
 /** xs:decimal division as the engine does it: 20 decimals, half-up; division by zero is an error. */
 export function divDec(a: Dec, b: Dec): Dec {
   if (b.isZero()) throw new XPathError('FOAR0001', 'division by zero');
-  return a.div(b).toDecimalPlaces(20, Decimal.ROUND_HALF_UP);
+  // dividing by 100 (the only divisor the rules use) is an exact multiplication by 0.01
+  const q = b.eq(100) ? a.times(HUNDREDTH) : a.div(b);
+  return q.toDecimalPlaces(20, Decimal.ROUND_HALF_UP);
 }
 
 /** fn:sum over xs:decimal values (xs:integer 0 for none, which compares as 0). */

@@ -511,7 +511,8 @@ export const documentRules: Rule[] = [
     seq: 45,
     context: "//*[ends-with(name(), 'BinaryObject')]",
     names: '*',
-    match: (el) => el.qname.endsWith('BinaryObject'),
+    // name() = prefix:local; a suffix without ':' can only lie within the local name
+    match: (el) => el.local.endsWith('BinaryObject'),
     asserts: [
       { id: 'ibr-074', test: (el) => el.attr('mimeCode') !== undefined },
       { id: 'ibr-075', test: (el) => el.attr('filename') !== undefined },
@@ -539,7 +540,7 @@ export const documentRules: Rule[] = [
     seq: 47,
     context: '//*[not(*) and not(normalize-space())]',
     names: '*',
-    match: (el) => el.kids.length === 0 && normalizeSpace(el.value) === '',
+    match: (el) => el.kids.length === 0 && el.isBlank(),
     asserts: [{ id: 'ibr-079', test: () => false }],
   },
   {
