@@ -1,0 +1,195 @@
+// Native PINT-AE validator (src/pint-ae/rules) versus the official Schematron (../shared/pint-ae,
+// run through SaxonJS by validate.mjs): same verdict and same set of fatal rule ids on every official
+// example and on deterministic, seeded mutations of them. The official verdict is computed here, at
+// test time; nothing is stored.
+//
+// When the official engine stops with a dynamic XPath error (it throws: an amount that is not a
+// number, an element given twice where a rule reads one value), the native validator must report
+// `eval-error` on that document and the official throwing is its verdict: both reject it.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { EVAL_ERROR_ID, validatePintAeNative, type Finding } from '../../../src/pint-ae/rules';
+import { generateMutants, KIND_NAMES, type Example } from './mutations/generator';
+import { targetedMutants } from './mutations/targeted';
+
+const EXAMPLES_DIR = path.resolve(__dirname, '../../../../shared/pint-ae/examples');
+const OFFICIAL = '../../../../shared/pint-ae/validate.mjs';
+const SEED = 20260522;
+const MUTANTS_PER_EXAMPLE = 20;
+
+interface OfficialFinding {
+  id: string;
+  flag: string;
+  location: string;
+  text: string;
+}
+type Official = (xml: string) => { fatal: OfficialFinding[]; warning: OfficialFinding[] };
+
+interface Comparison {
+  name: string;
+  officialError?: string;
+  officialIds: string[];
+  nativeIds: string[];
+  verdictAgrees: boolean;
+  idsAgree: boolean;
+  locationsAgree: boolean;
+  locationDiff: string;
+}
+
+function loadExamples(): Example[] {
+  const out: Example[] = [];
+  const walk = (dir: string) => {
+    for (const f of fs.readdirSync(dir).sort()) {
+      const p = path.join(dir, f);
+      if (fs.statSync(p).isDirectory()) walk(p);
+      else if (f.endsWith('.xml')) out.push({ name: path.relative(EXAMPLES_DIR, p), xml: fs.readFileSync(p, 'utf8') });
+    }
+  };
+  walk(EXAMPLES_DIR);
+  return out;
+}
+
+const PREFIX: Record<string, string> = {
+  'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2': 'cbc:',
+  'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2': 'cac:',
+  'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2': 'ext:',
+};
+
+/** Official location (/*:Invoice[namespace-uri()='…'][1]/*:X[namespace-uri()='…'][2]) -> /Invoice/cac:X[2]. */
+function officialLocation(loc: string): string {
+  return loc
+    .replace(/\*:([\w.-]+)\[namespace-uri\(\)='([^']*)'\]/g, (_m, local: string, ns: string) => (PREFIX[ns] ?? '') + local)
+    .replace(/^\/([\w.-]+)\[1\]/, '/$1');
+}
+
+/** Native location with every step indexed (/Invoice/cac:X -> /Invoice/cac:X[1]), foreign prefixes dropped. */
+function nativeLocation(loc: string): string {
+  const steps = loc.split('/').slice(1);
+  return (
+    '/' +
+    steps
+      .map((s, i) => {
+        const step = /^(cbc|cac|ext):/.test(s) ? s : s.replace(/^[\w.-]+:/, '');
+        return i === 0 || step.endsWith(']') ? step : `${step}[1]`;
+      })
+      .join('/')
+  );
+}
+
+const idSet = (findings: { id: string }[]) => [...new Set(findings.map((f) => f.id))].sort();
+
+function compare(name: string, xml: string, official: Official): Comparison {
+  const native = validatePintAeNative(xml);
+  const nativeIds = idSet(native.fatal);
+  const nativeEvalError = nativeIds.includes(EVAL_ERROR_ID);
+  let report: ReturnType<Official> | undefined;
+  let officialError: string | undefined;
+  try {
+    report = official(xml);
+  } catch (e) {
+    officialError = `${(e as { code?: string }).code ?? 'error'}: ${(e as Error).message}`.slice(0, 200);
+  }
+  if (!report) {
+    return {
+      name,
+      officialError,
+      officialIds: [],
+      nativeIds,
+      verdictAgrees: nativeEvalError,
+      idsAgree: nativeEvalError,
+      locationsAgree: true,
+      locationDiff: '',
+    };
+  }
+  const officialIds = idSet(report.fatal);
+  const verdictAgrees = officialIds.length > 0 === nativeIds.length > 0 && !nativeEvalError;
+  const idsAgree = verdictAgrees && officialIds.join(' ') === nativeIds.join(' ');
+  const o = report.fatal.map((f) => `${f.id} @ ${officialLocation(f.location)}`).sort();
+  const n = native.fatal.map((f: Finding) => `${f.id} @ ${nativeLocation(f.location)}`).sort();
+  const locationsAgree = o.join('\n') === n.join('\n');
+  const locationDiff = locationsAgree ? '' : `official only: ${o.filter((x) => !n.includes(x)).join('; ')} | native only: ${n.filter((x) => !o.includes(x)).join('; ')}`;
+  return { name, officialIds, nativeIds, verdictAgrees, idsAgree, locationsAgree, locationDiff };
+}
+
+function describeDisagreement(c: Comparison): string {
+  if (c.officialError) return `${c.name}\n    official stopped with ${c.officialError}; native fatal ids [${c.nativeIds.join(', ')}] (expected ${EVAL_ERROR_ID})`;
+  const missing = c.officialIds.filter((i) => !c.nativeIds.includes(i));
+  const extra = c.nativeIds.filter((i) => !c.officialIds.includes(i));
+  return `${c.name}\n    official [${c.officialIds.join(', ')}] native [${c.nativeIds.join(', ')}]; native misses [${missing.join(', ')}], native adds [${extra.join(', ')}]`;
+}
+
+function summary(label: string, results: Comparison[]): string {
+  const verdicts = results.filter((c) => c.verdictAgrees).length;
+  const ids = results.filter((c) => c.idsAgree).length;
+  const pct = ((100 * verdicts) / Math.max(1, results.length)).toFixed(1);
+  return `native/official agreement (${label}): ${verdicts}/${results.length} documents (${pct}%), fatal-id sets identical on ${ids}/${results.length}`;
+}
+
+describe('PINT-AE native validator agrees with the official Schematron', function () {
+  this.timeout(900_000);
+  const examples = loadExamples();
+  const mutants = generateMutants(examples, MUTANTS_PER_EXAMPLE, SEED);
+  const targeted = targetedMutants(examples);
+  let exampleResults: Comparison[] = [];
+  let mutantResults: Comparison[] = [];
+  let targetedResults: Comparison[] = [];
+
+  before(async function () {
+    const mod = (await import(OFFICIAL)) as { validatePintAe: Official };
+    const started = Date.now();
+    exampleResults = examples.map((e) => compare(e.name, e.xml, mod.validatePintAe));
+    mutantResults = mutants.map((m) => compare(m.name, m.xml, mod.validatePintAe));
+    targetedResults = targeted.mutants.map((m) => compare(m.name, m.xml, mod.validatePintAe));
+    const mutated = [...mutantResults, ...targetedResults];
+    const all = [...exampleResults, ...mutated];
+    const errors = mutated.filter((c) => c.officialError).length;
+    const firedIds = new Set(all.flatMap((c) => c.officialIds));
+    console.log(`      ${summary('official examples', exampleResults)}`);
+    console.log(`      ${summary(`random mutations, seed ${SEED}`, mutantResults)}`);
+    console.log(`      ${summary('rule-directed mutations', targetedResults)}`);
+    console.log(`      ${summary('all', all)}`);
+    console.log(
+      `      (${mutants.length} random mutants of ${KIND_NAMES.length} kinds + ${targeted.mutants.length} rule-directed; ` +
+        `${mutated.filter((c) => c.officialIds.length > 0 || c.officialError).length} rejected by the official rules, ${errors} of them with an official dynamic error; ` +
+        `${firedIds.size} distinct fatal rule ids exercised; ${((Date.now() - started) / 1000).toFixed(0)} s)`,
+    );
+  });
+
+  it('reads every official example (billing and selfbilling, invoices and credit notes)', () => {
+    expect(examples.length).to.be.at.least(32);
+    for (const dir of ['billing/inv', 'billing/cn', 'selfbilling/inv', 'selfbilling/cn']) {
+      expect(examples.some((e) => e.name.startsWith(dir + path.sep) || e.name.startsWith(dir + '/')), dir).to.equal(true);
+    }
+  });
+
+  it('gives the official verdict and fatal ids on every official example', () => {
+    const bad = exampleResults.filter((c) => !c.idsAgree);
+    expect(bad.map(describeDisagreement), 'disagreements').to.deep.equal([]);
+  });
+
+  it('gives the official verdict and fatal ids on at least 500 mutated examples', () => {
+    expect(mutantResults.length).to.be.at.least(500);
+    const bad = mutantResults.filter((c) => !c.idsAgree);
+    if (bad.length) console.log(`      disagreements:\n      ${bad.map(describeDisagreement).join('\n      ')}`);
+    expect(bad.length, `${bad.length} disagreements (listed above)`).to.equal(0);
+  });
+
+  it('gives the official verdict and fatal ids on every rule-directed mutation', () => {
+    expect(targeted.unusable, 'targets that no longer apply to their example').to.deep.equal([]);
+    const bad = targetedResults.filter((c) => !c.idsAgree);
+    expect(bad.map(describeDisagreement), 'disagreements').to.deep.equal([]);
+  });
+
+  it('reports every fatal finding at the same element as the official rules', () => {
+    const bad = [...exampleResults, ...mutantResults, ...targetedResults].filter((c) => c.idsAgree && !c.locationsAgree);
+    expect(bad.map((c) => `${c.name}: ${c.locationDiff}`)).to.deep.equal([]);
+  });
+
+  it('covers the mutation kinds the issue lists', () => {
+    const kinds = new Set(mutants.flatMap((m) => [...m.name.matchAll(/ ([a-z-]+): /g)].map((x) => x[1])));
+    for (const k of ['amount-fils', 'amount-half-fils', 'party-remove', 'trn', 'type-code', 'line-category', 'breakdown-category', 'emirate', 'btae', 'document-currency', 'dates', 'duplicate', 'remove-mandatory']) {
+      expect(kinds, k).to.include(k);
+    }
+  });
+});
