@@ -1,0 +1,195 @@
+// The native PINT-AE rule tables mirror the official Schematron files rule by rule, and the tricky
+// parts of the official evaluation semantics are reproduced: first matching rule per pattern,
+// xs:decimal arithmetic with u:slack and round(x * 100) div 100, SaxonJS cast quirks, dynamic errors.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { EVAL_ERROR_ID, RULES, XmlParseError, parseXml, validatePintAeNative } from '../../../src/pint-ae/rules';
+import { PATTERNS } from '../../../src/pint-ae/rules/engine';
+import { ASSERTS } from '../../../src/pint-ae/rules/messages';
+import { Dec, castableInteger, castableDate, castableTime, round2, slack, toDecimal, toDouble } from '../../../src/pint-ae/rules/xpath';
+
+const PINT_AE = path.resolve(__dirname, '../../../../shared/pint-ae');
+const SCH = 'http://purl.oclc.org/dsdl/schematron';
+const example = (rel: string) => fs.readFileSync(path.join(PINT_AE, 'examples', rel), 'utf8');
+const ids = (xml: string) => [...new Set(validatePintAeNative(xml).fatal.map((f) => f.id))].sort();
+
+function officialRules(profile: string) {
+  const out: { pattern: string; context: string; asserts: string[] }[] = [];
+  for (const file of ['PINT-UBL-validation-preprocessed.sch', 'PINT-jurisdiction-aligned-rules.sch']) {
+    const doc = parseXml(fs.readFileSync(path.join(PINT_AE, 'schematron', profile, file), 'utf8'));
+    for (const pattern of doc.root.children(SCH, 'pattern')) {
+      for (const rule of pattern.children(SCH, 'rule')) {
+        out.push({
+          pattern: pattern.attr('id')!,
+          context: rule.attr('context')!,
+          asserts: rule.kids.filter((k) => k.local === 'assert' || k.local === 'report').map((a) => a.attr('id')!),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+const squash = (s: string) => s.replace(/\s+/g, '');
+
+describe('native PINT-AE rule tables', () => {
+  for (const profile of ['billing', 'selfbilling']) {
+    it(`mirror every rule and assert of the official ${profile} Schematron, in order`, () => {
+      const official = officialRules(profile);
+      const native = PATTERNS.flatMap((p) => RULES.filter((r) => r.pattern === p).sort((a, b) => a.seq - b.seq));
+      expect(native.map((r) => `${r.pattern} ${squash(r.context)}`)).to.deep.equal(official.map((r) => `${r.pattern} ${squash(r.context)}`));
+      expect(native.map((r) => r.asserts.map((a) => a.id).join(' '))).to.deep.equal(official.map((r) => r.asserts.join(' ')));
+      native.forEach((r, i) => expect(r.seq, `${r.pattern} ${r.context}`).to.equal(official.slice(0, i + 1).filter((o) => o.pattern === r.pattern).length));
+    });
+  }
+
+  it('carry the official flag and message of every assert', () => {
+    const all = RULES.flatMap((r) => r.asserts.map((a) => a.id));
+    expect(new Set(all).size).to.equal(all.length);
+    expect(all.length).to.equal(Object.keys(ASSERTS).length);
+    expect(ASSERTS['ibr-132-ae'].text).to.match(/^\[ibr-132-ae\]-VAT identifier/);
+  });
+
+  it('mark the two attribute-context rules as never firing, as in the compiled official XSLT', () => {
+    const dead = RULES.filter((r) => r.neverFires).map((r) => r.asserts.map((a) => a.id).join());
+    expect(dead).to.deep.equal(['ibr-011-ae', 'ibr-013-ae']);
+  });
+});
+
+describe('native PINT-AE evaluation semantics', () => {
+  const STD = example('billing/inv/Standard tax invoice.xml');
+  const EXT = example('billing/inv/Standard.invoice.-.Extensive.xml');
+
+  it('accepts the official examples', () => {
+    expect(ids(STD)).to.deep.equal([]);
+    expect(ids(example('billing/cn/Standard tax credit Note.xml'))).to.deep.equal([]);
+    expect(ids(example('selfbilling/inv/Self Billing.xml'))).to.deep.equal([]);
+  });
+
+  describe('first matching rule per pattern', () => {
+    it('checks emirates (ibr-128-ae) only on addresses no earlier rule took: not the seller', () => {
+      const seller = EXT.replace('<cbc:CountrySubentity>AUH</cbc:CountrySubentity>  <!--  IBT-039 -->', '<cbc:CountrySubentity>XYZ</cbc:CountrySubentity>');
+      expect(seller).to.not.equal(EXT);
+      expect(ids(seller)).to.deep.equal([]);
+    });
+
+    it('but the tax representative address', () => {
+      const rep = EXT.replace('<cbc:CountrySubentity>AUH</cbc:CountrySubentity>  <!--  IBT-068 -->', '<cbc:CountrySubentity>XYZ</cbc:CountrySubentity>');
+      expect(ids(rep)).to.deep.equal(['ibr-128-ae']);
+    });
+
+    it('lets a price allowance be handled by the price rule only (ibr-083, not the allowance rules)', () => {
+      const xml = STD.replace(/(<cac:Price>[\s\S]*?<cbc:ChargeIndicator>)false/, '$1true');
+      expect(ids(xml)).to.deep.equal(['ibr-083']);
+    });
+
+    it('never applies the credit-note branch of the tax total rule (its context says cac:Taxtotal)', () => {
+      const cn = example('billing/cn/Standard tax credit Note.xml').replace(/(<cac:TaxTotal>\s*<cbc:TaxAmount currencyID="AED">)([\d.]+)/, '$10.123');
+      expect(ids(cn)).to.not.include('ibr-124');
+    });
+  });
+
+  describe('decimal arithmetic', () => {
+    it('rounds half towards positive infinity: round(x * 100) div 100', () => {
+      expect(round2(new Dec('2.675')).toString()).to.equal('2.68'); // a double would give 2.67
+      expect(round2(new Dec('0.005')).toString()).to.equal('0.01');
+      expect(round2(new Dec('-0.005')).toString()).to.equal('0');
+      expect(round2(new Dec('-1.235')).toString()).to.equal('-1.23');
+      expect(round2(new Dec('1.2349999999')).toString()).to.equal('1.23');
+    });
+
+    it('accepts a tax breakdown within u:slack 0.02 and rejects 0.03 (aligned-ibrp-s-08)', () => {
+      const at = (v: string) => STD.replace('<cbc:TaxableAmount currencyID="AED">10643.29</cbc:TaxableAmount>', `<cbc:TaxableAmount currencyID="AED">${v}</cbc:TaxableAmount>`);
+      expect(ids(at('10643.31'))).to.deep.equal([]);
+      expect(ids(at('10643.27'))).to.deep.equal([]);
+      expect(ids(at('10643.32'))).to.deep.equal(['aligned-ibrp-s-08']);
+      expect(slack(new Dec('1.00'), new Dec('1.02'), new Dec('0.02'))).to.equal(true);
+      expect(slack(new Dec('1.00'), new Dec('1.0200000001'), new Dec('0.02'))).to.equal(false);
+    });
+
+    it('checks the sum of line amounts exactly after rounding the sum (ibr-co-10)', () => {
+      const line = (v: string) => STD.replace('<cbc:LineExtensionAmount currencyID="AED">10486</cbc:LineExtensionAmount>\n\t\t<cac:InvoicePeriod>', `<cbc:LineExtensionAmount currencyID="AED">${v}</cbc:LineExtensionAmount>\n\t\t<cac:InvoicePeriod>`);
+      expect(line('10486.004')).to.not.equal(STD);
+      expect(ids(line('10486.004'))).to.not.include('ibr-co-10'); // rounds to 10486.00
+      expect(ids(line('10486.005'))).to.include('ibr-co-10'); // rounds half up to 10486.01
+    });
+
+    it('treats a zero PrepaidAmount as absent, as the xs:decimal effective boolean value does (ibr-co-16)', () => {
+      const xml = STD.replace('<cbc:PayableRoundingAmount', '<cbc:PrepaidAmount currencyID="AED">0.00</cbc:PrepaidAmount><cbc:PayableRoundingAmount');
+      expect(ids(xml)).to.deep.equal([]);
+    });
+  });
+
+  describe('casts as the official engine (SaxonJS) does them', () => {
+    it('xs:decimal, xs:double, xs:integer', () => {
+      expect(toDecimal(' +5. ').toString()).to.equal('5');
+      expect(() => toDecimal('++5')).to.throw();
+      expect(() => toDecimal('1e3')).to.throw();
+      expect(toDouble('1e3')).to.equal(1000);
+      expect(toDouble('INF')).to.equal(Infinity);
+      expect(castableInteger('+123456789')).to.equal(false); // over 9 characters: Big.js rejects the '+'
+      expect(castableInteger('+12345678')).to.equal(true);
+    });
+
+    it('xs:date and xs:time', () => {
+      expect(castableDate('2024-02-29')).to.equal(true);
+      expect(castableDate('2023-02-29')).to.equal(false);
+      expect(castableDate('2025-01-01+14:59')).to.equal(true);
+      expect(castableDate('2025-01-01+15:00')).to.equal(false);
+      expect(castableDate('10000-01-01')).to.equal(false);
+      expect(castableTime('24:00:00')).to.equal(true);
+      expect(castableTime('24:00:01')).to.equal(false);
+      expect(castableTime('07:54')).to.equal(false);
+    });
+  });
+
+  describe('dynamic errors', () => {
+    it('reports eval-error where the official engine stops (two CustomizationIDs)', () => {
+      const xml = STD.replace('<cbc:ProfileID>', '<cbc:CustomizationID>x</cbc:CustomizationID><cbc:ProfileID>');
+      expect(ids(xml)).to.include(EVAL_ERROR_ID);
+    });
+
+    it('treats a dynamic error in a rule context as no match (ChargeIndicator "yes" on a line)', () => {
+      const xml = STD.replace('<cbc:ChargeIndicator>false</cbc:ChargeIndicator>\n\t\t\t<cbc:AllowanceChargeReasonCode>95', '<cbc:ChargeIndicator>yes</cbc:ChargeIndicator>\n\t\t\t<cbc:AllowanceChargeReasonCode>95');
+      expect(ids(xml)).to.deep.equal(['ibr-082', 'ibr-147-ae']);
+    });
+  });
+
+  describe('locations', () => {
+    it('are XPath-like paths with an index among same-named siblings', () => {
+      const xml = EXT.replace('<cbc:LineExtensionAmount currencyID="AED">4960</cbc:LineExtensionAmount>', '<cbc:LineExtensionAmount currencyID="AED">4960.01</cbc:LineExtensionAmount>');
+      const f = validatePintAeNative(xml).fatal.find((x) => x.id === 'ibr-co-10');
+      expect(f?.location).to.equal('/Invoice/cac:LegalMonetaryTotal');
+      const g = validatePintAeNative(xml).fatal.find((x) => x.id === 'ibr-147-ae');
+      expect(g?.location).to.equal('/Invoice/cac:InvoiceLine[1]');
+    });
+  });
+});
+
+describe('native PINT-AE XML parser', () => {
+  it('splits text nodes at comments, merges CDATA, decodes references', () => {
+    const doc = parseXml('<a><b>x<!--c-->y</b><c>1<![CDATA[<2>]]>&#51;&amp;</c><d/></a>');
+    const [b, c, d] = doc.root.kids;
+    expect(b.texts).to.deep.equal(['x', 'y']);
+    expect(b.value).to.equal('xy');
+    expect(c.texts).to.deep.equal(['1<2>3&']);
+    expect(d.value).to.equal('');
+    expect(doc.root.value).to.equal('xy1<2>3&');
+  });
+
+  it('resolves namespaces, not prefixes', () => {
+    const doc = parseXml('<r xmlns="urn:r" xmlns:p="urn:p"><p:x p:a="1" b="2"/><y xmlns="urn:q"/></r>');
+    expect(doc.root.ns).to.equal('urn:r');
+    expect(doc.root.kids[0].ns).to.equal('urn:p');
+    expect(doc.root.kids[0].attr('b')).to.equal('2');
+    expect(doc.root.kids[0].attr('a')).to.equal(undefined);
+    expect(doc.root.kids[1].ns).to.equal('urn:q');
+  });
+
+  for (const bad of ['<a>', '<a></b>', '<a>&nbsp;</a>', '<a b="1" b="2"/>', '<p:a/>', 'text', '<a/><b/>', '<a x="<"/>']) {
+    it(`rejects ${JSON.stringify(bad)}`, () => {
+      expect(() => parseXml(bad)).to.throw(XmlParseError);
+    });
+  }
+});
