@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseXml, type El } from '../../src/pint-ae/rules/xml';
+import { parseXml } from '../../src/pint-ae/rules/xml';
 
 const SCH = 'http://purl.oclc.org/dsdl/schematron';
 const dir = path.resolve(process.argv[2] ?? path.join(__dirname, '../../../shared/pint-ae'));
@@ -140,20 +140,19 @@ const header = (what: string) =>
 let codelists = header('Code lists exactly as the official rules test them.') + '\n';
 codelists += `/** A code list: membership equals the rule's contains(' list ', concat(' ', normalize-space(.), ' ')). */\nexport type CodeList = ReadonlySet<string>;\n\nfunction list(codes: string): CodeList {\n  return new Set(codes.trim().split(/\\s+/));\n}\n`;
 for (const [name, doc, tokens] of lists) {
-  const sep = name === 'MIME_CODE' ? '\n' : ' ';
   if (name === 'MIME_CODE') {
     codelists += `\n/** ${doc} (${tokens.length}) */\nexport const ${name}: CodeList = new Set([\n${tokens.map((x) => `  '${x}',`).join('\n')}\n]);\n`;
   } else {
     codelists += `\n/** ${doc} (${tokens.length}) */\nexport const ${name}: CodeList = list(\`\n${wrap(tokens, '  ')}\n\`);\n`;
   }
-  void sep;
 }
 fs.writeFileSync(path.join(outDir, 'codelists.ts'), codelists);
 
 let messages = header('Assert ids, flags and texts of both official Schematron files, in file order.') + '\n';
 messages += `export interface AssertMeta {\n  flag: string;\n  kind: 'assert' | 'report';\n  /** Which official file: 'ubl' = PINT-UBL-validation-preprocessed.sch, 'ae' = PINT-jurisdiction-aligned-rules.sch. */\n  file: 'ubl' | 'ae';\n  text: string;\n}\n\nexport const ASSERTS: Readonly<Record<string, AssertMeta>> = {\n`;
 for (const a of billing) {
-  messages += `  '${a.id}': { flag: '${a.flag}', kind: '${a.kind}', file: '${a.file.startsWith('PINT-UBL') ? 'ubl' : 'ae'}', text: ${JSON.stringify(a.text).replace(/'/g, "\\'").replace(/^"|"$/g, "'").replace(/\\"/g, '"')} },\n`;
+  const text = `'${a.text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  messages += `  '${a.id}': { flag: '${a.flag}', kind: '${a.kind}', file: '${a.file.startsWith('PINT-UBL') ? 'ubl' : 'ae'}', text: ${text} },\n`;
 }
 messages += '};\n';
 fs.writeFileSync(path.join(outDir, 'messages.ts'), messages);

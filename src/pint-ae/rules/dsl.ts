@@ -63,8 +63,13 @@ function exists(el: El, st: Step[], from: number): boolean {
   if (from === st.length) return true;
   const s = st[from];
   if (s === '..') return el.parent !== null && exists(el.parent, st, from + 1);
-  const kids = el.children(s.ns, s.local);
-  for (let k = 0; k < kids.length; k++) if (exists(kids[k], st, from + 1)) return true;
+  const kids = el.kids;
+  if (kids.length > 24) {
+    const named = el.children(s.ns, s.local); // indexed, shared array
+    for (let k = 0; k < named.length; k++) if (exists(named[k], st, from + 1)) return true;
+    return false;
+  }
+  for (let k = 0; k < kids.length; k++) if (kids[k].local === s.local && kids[k].ns === s.ns && exists(kids[k], st, from + 1)) return true;
   return false;
 }
 
@@ -72,10 +77,15 @@ function countAt(el: El, st: Step[], from: number): number {
   if (from === st.length) return 1;
   const s = st[from];
   if (s === '..') return el.parent !== null ? countAt(el.parent, st, from + 1) : 0;
-  const kids = el.children(s.ns, s.local);
-  if (from + 1 === st.length) return kids.length;
+  const kids = el.kids;
   let n = 0;
-  for (let k = 0; k < kids.length; k++) n += countAt(kids[k], st, from + 1);
+  if (kids.length > 24) {
+    const named = el.children(s.ns, s.local); // indexed, shared array
+    if (from + 1 === st.length) return named.length;
+    for (let k = 0; k < named.length; k++) n += countAt(named[k], st, from + 1);
+    return n;
+  }
+  for (let k = 0; k < kids.length; k++) if (kids[k].local === s.local && kids[k].ns === s.ns) n += countAt(kids[k], st, from + 1);
   return n;
 }
 

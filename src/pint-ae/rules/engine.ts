@@ -102,16 +102,27 @@ export class Ctx {
     return lazy.get();
   }
 
-  /** A value memoised per element (errors remembered too). */
+  /** A value memoised per element (a thrown dynamic error is remembered and rethrown too). */
   memoEl<T>(key: string, el: El, compute: () => T): T {
-    const cache = el.cache;
-    let lazy = cache.get(key) as Lazy<T> | undefined;
-    if (!lazy) {
-      lazy = new Lazy(compute);
-      cache.set(key, lazy);
+    const memo = el.memo;
+    const v = memo[key];
+    if (v !== undefined) {
+      if (v instanceof MemoError) throw v.error;
+      return v as T;
     }
-    return lazy.get();
+    try {
+      const value = compute();
+      memo[key] = value;
+      return value;
+    } catch (e) {
+      memo[key] = new MemoError(e);
+      throw e;
+    }
   }
+}
+
+class MemoError {
+  constructor(readonly error: unknown) {}
 }
 
 interface Candidate {

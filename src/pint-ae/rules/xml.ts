@@ -66,10 +66,8 @@ interface Name {
 
 /** Rarely needed per-element state, allocated on first use. */
 interface Extra {
-  value?: string;
   texts?: string[];
-  decimal?: unknown;
-  cache?: Map<string, unknown>;
+  memo?: Record<string, unknown>;
   positions?: Map<El, [number, number]>;
   byName?: Map<string, El[]>;
 }
@@ -88,6 +86,9 @@ export class El {
   contentStart = 0;
   contentEnd = 0;
   end = 0;
+  private v: string | undefined = undefined;
+  /** xs:decimal(.) of this element once computed (a Decimal or the cast error), see decimalOf(). */
+  decimal: unknown = undefined;
   private x: Extra | undefined = undefined;
 
   constructor(
@@ -114,18 +115,9 @@ export class El {
     return (this.x ??= {});
   }
 
-  /** Memoised per-element values (see Ctx.memoEl). */
-  get cache(): Map<string, unknown> {
-    return (this.extra.cache ??= new Map());
-  }
-
-  /** xs:decimal(.) of this element once computed (or the cast error), see decimalOf(). */
-  get decimal(): unknown {
-    return this.x?.decimal;
-  }
-
-  set decimal(v: unknown) {
-    this.extra.decimal = v;
+  /** Memoised per-element values (see Ctx.memoEl): a value, or a thrown error wrapped in MemoError. */
+  get memo(): Record<string, unknown> {
+    return (this.extra.memo ??= {});
   }
 
   is(ns: string, local: string): boolean {
@@ -157,12 +149,12 @@ export class El {
   children(ns: string, local: string): El[] {
     const kids = this.kids;
     if (kids.length > INDEX_WIDTH) return this.indexed(ns, local);
-    const out: El[] = [];
+    let out: El[] | undefined;
     for (let i = 0; i < kids.length; i++) {
       const k = kids[i];
-      if (k.name.local === local && k.ns === ns) out.push(k);
+      if (k.name.local === local && k.ns === ns) (out ??= []).push(k);
     }
-    return out;
+    return out ?? NO_KIDS;
   }
 
   private indexed(ns: string, local: string): El[] {
@@ -195,9 +187,8 @@ export class El {
 
   /** XPath string value: all descendant text in document order. */
   get value(): string {
-    const x = this.extra;
-    if (x.value === undefined) x.value = textContent(this.src, this.contentStart, this.contentEnd);
-    return x.value;
+    if (this.v === undefined) this.v = textContent(this.src, this.contentStart, this.contentEnd);
+    return this.v;
   }
 
   /** The element's own text nodes (XDM), in document order. */
@@ -450,6 +441,10 @@ export function parseXml(input: string): XmlDocument {
 
   const elements: El[] = [];
   const stack: El[] = [];
+  // attributes of the start tag being read (reused for every tag)
+  const attrNames: Name[] = [];
+  const attrValues: string[] = [];
+  const attrAt: number[] = [];
   const scopes: Scope[] = [BASE_SCOPE];
   let root: El | null = null;
   let pos = 0;
@@ -516,7 +511,7 @@ export function parseXml(input: string): XmlDocument {
       if (i === lt + 1) fail('element name expected', lt + 1);
       const nameInfo = nameAt(src, lt + 1, i, hash);
       const name = nameInfo.raw;
-      let rawAttrs: [Name, string, number][] | null = null;
+      let nAttrs = 0;
       let selfClose = false;
       for (;;) {
         const before = i;
@@ -553,18 +548,20 @@ export function parseXml(input: string): XmlDocument {
         if (close < 0) fail('unterminated attribute value', i);
         const raw = src.slice(i + 1, close);
         if (raw.indexOf('<') >= 0) fail('"<" in attribute value', i);
-        (rawAttrs ??= []).push([an, raw, aStart]);
+        attrNames[nAttrs] = an;
+        attrValues[nAttrs] = raw;
+        attrAt[nAttrs] = aStart;
+        nAttrs++;
         i = close + 1;
       }
       pos = i;
 
       let scope = scopes[scopes.length - 1];
-      if (rawAttrs) {
-        for (const [an, v] of rawAttrs) {
-          if (an.raw === 'xmlns' || an.prefix === 'xmlns') {
-            if (scope === scopes[scopes.length - 1]) scope = Object.create(scope) as Scope;
-            scope[an.raw === 'xmlns' ? '' : an.local] = intern(decode(v));
-          }
+      for (let a = 0; a < nAttrs; a++) {
+        const an = attrNames[a];
+        if (an.raw === 'xmlns' || an.prefix === 'xmlns') {
+          if (scope === scopes[scopes.length - 1]) scope = Object.create(scope) as Scope;
+          scope[an.raw === 'xmlns' ? '' : an.local] = intern(decode(attrValues[a]));
         }
       }
       const ns = scope[nameInfo.prefix];
@@ -577,8 +574,11 @@ export function parseXml(input: string): XmlDocument {
       el.contentEnd = pos;
       el.end = pos;
       elements.push(el);
-      if (rawAttrs) {
-        for (const [an, v, aAt] of rawAttrs) {
+      if (nAttrs > 0) {
+        for (let a = 0; a < nAttrs; a++) {
+          const an = attrNames[a];
+          const v = attrValues[a];
+          const aAt = attrAt[a];
           if (an.raw === 'xmlns' || an.prefix === 'xmlns') continue;
           if (v.indexOf('&') >= 0 && BAD_AMP_RE.test(v)) fail('malformed entity reference in attribute value', aAt);
           const ap = an.prefix;

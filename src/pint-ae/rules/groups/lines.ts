@@ -12,7 +12,6 @@ import {
   decOpt,
   opt,
   someEq,
-  someNe,
   someNum,
   toDate,
   toDouble,
@@ -319,4 +318,3 @@ export const lineRules: Rule[] = [
   },
 ];
 
-void someNe;
