@@ -41,6 +41,8 @@ export interface Rule {
   names: readonly (readonly [string, string])[] | '*';
   /** Further conditions of the context (parents, predicates); absent = the name is enough. */
   match?: (el: El, ctx: Ctx) => boolean;
+  /** For a wildcard rule: a necessary condition on the local name, used to skip it cheaply. */
+  localFilter?: (local: string) => boolean;
   asserts: readonly Assert[];
   /** Set when the official engine can never fire this rule (e.g. an attribute context). */
   neverFires?: string;
@@ -176,7 +178,8 @@ export class RuleSet {
     if (!lists) {
       lists = PATTERNS.map((pattern) => {
         const idx = this.patterns.get(pattern)!;
-        const rules = [...(idx.byLocal.get(local) ?? []), ...idx.wildcard].sort((a, b) => a.seq - b.seq);
+        const wild = idx.wildcard.filter((r) => !r.localFilter || r.localFilter(local));
+        const rules = [...(idx.byLocal.get(local) ?? []), ...wild].sort((a, b) => a.seq - b.seq);
         return rules.map((rule) => ({
           rule,
           namespaces: rule.names === '*' ? null : rule.names.filter((n) => n[1] === local).map((n) => n[0]),

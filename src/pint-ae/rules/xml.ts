@@ -267,6 +267,12 @@ function decode(s: string): string {
   });
 }
 
+/** An attribute value: literal tabs and newlines become spaces (XML 1.0 §3.3.3), then references are decoded. */
+function attrValue(raw: string): string {
+  const v = raw.indexOf('\n') >= 0 || raw.indexOf('\t') >= 0 ? raw.replace(/[\t\n]/g, ' ') : raw;
+  return decode(v);
+}
+
 /** String value of the source range [from, to) of well-formed content: text and CDATA, markup skipped. */
 function textContent(src: string, from: number, to: number): string {
   let lt = src.indexOf('<', from);
@@ -366,13 +372,20 @@ export function intern(s: string): string {
   return v;
 }
 
+/** src.startsWith(s, at), without the (slow) generic startsWith. */
+function sameChars(src: string, at: number, s: string): boolean {
+  if (at + s.length > src.length) return false;
+  for (let i = 0; i < s.length; i++) if (src.charCodeAt(at + i) !== s.charCodeAt(i)) return false;
+  return true;
+}
+
 const NAMES = new Map<number, Name[]>();
 
 /** The interned Name for src[from, to) (hash of its char codes given), without slicing when known. */
 function nameAt(src: string, from: number, to: number, hash: number): Name {
   let bucket = NAMES.get(hash);
   if (bucket) {
-    for (const n of bucket) if (n.raw.length === to - from && src.startsWith(n.raw, from)) return n;
+    for (const n of bucket) if (n.raw.length === to - from && sameChars(src, from, n.raw)) return n;
   } else {
     bucket = [];
     if (NAMES.size < 50_000) NAMES.set(hash, bucket);
@@ -488,7 +501,7 @@ export function parseXml(input: string): XmlDocument {
       if (!el) fail('unexpected end tag', lt);
       const raw = el!.rawName;
       let i = lt + 2 + raw.length;
-      if (!src.startsWith(raw, lt + 2) || (i < len && !isNameEnd(src.charCodeAt(i)))) {
+      if (!sameChars(src, lt + 2, raw) || (i < len && !isNameEnd(src.charCodeAt(i)))) {
         let j = lt + 2;
         while (j < len && !isNameEnd(src.charCodeAt(j))) j++;
         fail(`end tag </${src.slice(lt + 2, j)}> does not match <${raw}>`, lt);
@@ -561,7 +574,7 @@ export function parseXml(input: string): XmlDocument {
         const an = attrNames[a];
         if (an.raw === 'xmlns' || an.prefix === 'xmlns') {
           if (scope === scopes[scopes.length - 1]) scope = Object.create(scope) as Scope;
-          scope[an.raw === 'xmlns' ? '' : an.local] = intern(decode(attrValues[a]));
+          scope[an.raw === 'xmlns' ? '' : an.local] = intern(attrValue(attrValues[a]));
         }
       }
       const ns = scope[nameInfo.prefix];
@@ -587,7 +600,7 @@ export function parseXml(input: string): XmlDocument {
           if (ans === undefined) fail(`undeclared namespace prefix "${ap}"`, aAt);
           if (el.attrs === NO_ATTRS) el.attrs = [];
           for (const x of el.attrs) if (x.local === al && x.ns === ans) fail(`duplicate attribute ${an.raw}`, aAt);
-          el.attrs.push({ ns: ans!, local: al, prefix: ap, value: decode(v) });
+          el.attrs.push({ ns: ans!, local: al, prefix: ap, value: attrValue(v) });
         }
       }
       if (parent) {

@@ -18,6 +18,8 @@ export const Dec = Decimal.clone({ precision: 200, rounding: Decimal.ROUND_HALF_
 export type Dec = Decimal;
 
 export const ZERO = new Dec(0);
+export const FIVE = new Dec(5);
+export const HUNDRED = new Dec(100);
 const HUNDREDTH = new Dec('0.01');
 
 /** A dynamic error the official engine would raise (it stops the whole validation run). */
@@ -468,14 +470,14 @@ export function roundDec(d: Dec): Dec {
 
 /** `round(x * 10 * 10) div 100` (also `round(x * 100) div 100`) on xs:decimal (the division is exact). */
 export function round2(d: Dec): Dec {
-  return roundDec(d.times(100)).times(HUNDREDTH);
+  return roundDec(d.times(HUNDRED)).times(HUNDREDTH);
 }
 
 /** xs:decimal division as the engine does it: 20 decimals, half-up; division by zero is an error. */
 export function divDec(a: Dec, b: Dec): Dec {
   if (b.isZero()) throw new XPathError('FOAR0001', 'division by zero');
   // dividing by 100 (the only divisor the rules use) is an exact multiplication by 0.01
-  const q = b.eq(100) ? a.times(HUNDREDTH) : a.div(b);
+  const q = b.eq(HUNDRED) ? a.times(HUNDREDTH) : a.div(b);
   return q.toDecimalPlaces(20, Decimal.ROUND_HALF_UP);
 }
 

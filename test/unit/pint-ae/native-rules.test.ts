@@ -178,6 +178,14 @@ describe('native PINT-AE XML parser', () => {
     expect(doc.root.value).to.equal('xy1<2>3&');
   });
 
+  it('normalises line ends, and tabs/newlines in attribute values, as the official parser does', () => {
+    const doc = parseXml('<r a="x\ny\tz" b="p&#10;q" c="1\r\n2">a\r\nb\rc</r>');
+    expect(doc.root.attr('a')).to.equal('x y z');
+    expect(doc.root.attr('b')).to.equal('p\nq');
+    expect(doc.root.attr('c')).to.equal('1 2');
+    expect(doc.root.value).to.equal('a\nb\nc');
+  });
+
   it('resolves namespaces, not prefixes', () => {
     const doc = parseXml('<r xmlns="urn:r" xmlns:p="urn:p"><p:x p:a="1" b="2"/><y xmlns="urn:q"/></r>');
     expect(doc.root.ns).to.equal('urn:r');

@@ -11,6 +11,7 @@ import {
   castableDate,
   castableDecimal,
   castableTime,
+  FIVE,
   decOpt,
   matches,
   normalizeSpace,
@@ -417,7 +418,7 @@ function rootRules(): Rule[] {
               categories.filter((tc) => someEq(tc.children(CBC, 'ID'), 'S')),
               'Percent',
             );
-            return percents.every((pc) => castableDecimal(pc.value) && toDecimal(pc.value).eq(5));
+            return percents.every((pc) => castableDecimal(pc.value) && toDecimal(pc.value).eq(FIVE));
           },
         },
         {
@@ -503,6 +504,7 @@ export const documentRules: Rule[] = [
     seq: 44,
     context: "//*[namespace-uri()='urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2' and ends-with(local-name(), 'Time')]",
     names: '*',
+    localFilter: (local) => local.endsWith('Time'),
     match: (el) => el.ns === CBC && el.local.endsWith('Time'),
     asserts: [{ id: 'ibr-119', test: (el) => castableTime(el.value) }],
   },
@@ -512,6 +514,7 @@ export const documentRules: Rule[] = [
     context: "//*[ends-with(name(), 'BinaryObject')]",
     names: '*',
     // name() = prefix:local; a suffix without ':' can only lie within the local name
+    localFilter: (local) => local.endsWith('BinaryObject'),
     match: (el) => el.local.endsWith('BinaryObject'),
     asserts: [
       { id: 'ibr-074', test: (el) => el.attr('mimeCode') !== undefined },

@@ -15,6 +15,7 @@ import {
   someNum,
   toDate,
   toDouble,
+  ZERO,
   type NumOp,
 } from '../xpath';
 
@@ -118,7 +119,7 @@ export const lineRules: Rule[] = [
         test: (el) => {
           if (!has(el, 'cac:Price/cbc:BaseQuantity')) return true;
           const q = decOpt(p(el, 'cac:Price/cbc:BaseQuantity'), 'cac:Price/cbc:BaseQuantity');
-          return q !== undefined && q.gt(0);
+          return q !== undefined && q.gt(ZERO);
         },
       },
       {

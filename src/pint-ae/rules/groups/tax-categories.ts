@@ -25,6 +25,7 @@ import {
   castableDecimal,
   castableDecimalNodes,
   decOpt,
+  decimalOf,
   divDec,
   normalizeSpace,
   optValue,
@@ -35,7 +36,8 @@ import {
   someNe,
   someNum,
   toDecimal,
-  Dec,
+  HUNDRED,
+  ZERO,
 } from '../xpath';
 
 type Code = 'S' | 'Z' | 'E' | 'O' | 'AE' | 'N';
@@ -88,7 +90,7 @@ const noPercent = (el: El) => !has(el, 'cbc:Percent');
 const percentIs = (el: El, positive: boolean) => {
   if (!castableDecimalNodes(percents(el))) return false;
   const v = decOpt(percents(el), 'cbc:Percent')!;
-  return positive ? v.gt(0) : v.eq(0);
+  return positive ? v.gt(ZERO) : v.isZero();
 };
 /** `xs:decimal(../cbc:TaxAmount) = 0` */
 const breakdownTaxIsZero = (el: El) => {
@@ -195,9 +197,9 @@ export const taxRules: Rule[] = [
           const taxable = p(el, '../cbc:TaxableAmount');
           const tax = p(el, '../cbc:TaxAmount');
           if (!(castableDecimalNodes(percents(el)) && castableDecimalNodes(taxable) && castableDecimalNodes(tax))) return false;
-          const rate = toDecimal(percents(el)[0].value);
-          const expected = round2(toDecimal(taxable[0].value).abs().times(divDec(rate, new Dec(100))));
-          return slack(toDecimal(tax[0].value).abs(), expected, SLACK);
+          const rate = decimalOf(percents(el)[0]);
+          const expected = round2(decimalOf(taxable[0]).abs().times(divDec(rate, HUNDRED)));
+          return slack(decimalOf(tax[0]).abs(), expected, SLACK);
         },
       },
       { id: 'aligned-ibrp-s-10', test: (el) => !has(el, 'cbc:TaxExemptionReason') && !has(el, 'cbc:TaxExemptionReasonCode') },
@@ -319,5 +321,5 @@ function reverseChargeRateZero(el: El): boolean {
   const v = normalizeSpace(optValue(percents(el), 'cbc:Percent'));
   if (v === '') return false;
   if (!castableDecimalNodes(percents(el))) return false;
-  return castableDecimal(v) && toDecimal(v).eq(0);
+  return castableDecimal(v) && toDecimal(v).isZero();
 }
