@@ -5,7 +5,8 @@ import type { Middleware } from 'koa';
 import { config } from '../../config';
 import { Partner, type PartnerDoc } from '../../db/models';
 import { jsonBody } from '../../http/json-body';
-import { ProblemError, problems, type FieldError } from '../../http/problem';
+import { ProblemError, problems } from '../../http/problem';
+import { validateBody } from '../../http/validate';
 import { AdminError, connectSme, createPartner, updatePartner } from '../../services/admin';
 import { webhookUrlProblem } from '../../webhooks/url-policy';
 
@@ -18,7 +19,7 @@ export function adminRouter(): Router {
   router.use(adminAuth(), jsonBody());
 
   router.post('/partners', async (ctx) => {
-    const body = check(partnerCreateSchema, ctx.request.body);
+    const body = validateBody(partnerCreateSchema, ctx.request.body ?? {});
     const urlProblem = body.webhookUrl ? webhookUrlProblem(body.webhookUrl, body.mode) : null;
     if (urlProblem) throw problems.validation([{ code: 'invalid_webhook_url', path: 'webhookUrl', message: urlProblem }]);
     ctx.status = 201;
@@ -26,7 +27,7 @@ export function adminRouter(): Router {
   });
 
   router.patch('/partners/:partnerId', async (ctx) => {
-    const body = check(partnerUpdateSchema, ctx.request.body);
+    const body = validateBody(partnerUpdateSchema, ctx.request.body ?? {});
     const partner = await Partner.findById(ctx.params.partnerId).lean<PartnerDoc>();
     if (!partner) throw problems.notFound(`No partner ${ctx.params.partnerId}.`);
     const urlProblem = body.webhookUrl ? webhookUrlProblem(body.webhookUrl, partner.mode) : null;
@@ -35,7 +36,7 @@ export function adminRouter(): Router {
   });
 
   router.post('/partners/:partnerId/smes', async (ctx) => {
-    const body = check(smeConnectSchema, ctx.request.body);
+    const body = validateBody(smeConnectSchema, ctx.request.body ?? {});
     try {
       ctx.status = 201;
       ctx.body = await connectSme({ partnerId: ctx.params.partnerId, trn: body.trn, name: body.name });
@@ -76,10 +77,3 @@ const smeConnectSchema = Joi.object({
   trn: Joi.string().pattern(/^\d{15}$/).required().messages({ 'string.pattern.base': 'trn must be exactly 15 digits' }),
   name: Joi.string().trim().min(1).max(300).required(),
 });
-
-function check<T>(schema: Joi.ObjectSchema<T>, body: unknown): T {
-  const { value, error } = schema.validate(body ?? {}, { abortEarly: false, stripUnknown: false });
-  if (!error) return value;
-  const errors: FieldError[] = error.details.map((d) => ({ code: d.type.replace(/[^a-z]+/gi, '_'), path: d.path.join('.'), message: d.message.replace(/"/g, '') }));
-  throw problems.validation(errors);
-}
