@@ -146,11 +146,6 @@ export function matchesContext(el: El, path: string): boolean {
   return anchored ? cur === null : true;
 }
 
-/** Is `el` the document element /ubl:Invoice or /cn:CreditNote? */
-export function isDocumentRoot(el: El): boolean {
-  return el.parent === null && (el.is(INVOICE, 'Invoice') || el.is(CREDIT_NOTE, 'CreditNote'));
-}
-
 export function inLine(el: El): boolean {
   return el.ancestor(CAC, 'InvoiceLine') !== undefined || el.ancestor(CAC, 'CreditNoteLine') !== undefined;
 }

@@ -132,34 +132,6 @@ export function textOpt(el: El, what = 'text()'): string {
   return el.texts.length ? el.texts[0] : '';
 }
 
-/** Path step helper: all `ns:local` children of all nodes. */
-export function step(nodes: readonly El[], ns: string, local: string): El[] {
-  if (nodes.length === 1) return nodes[0].children(ns, local);
-  const out: El[] = [];
-  for (const n of nodes) for (const k of n.kids) if (k.local === local && k.ns === ns) out.push(k);
-  return out;
-}
-
-/** Path helper: `el/a/b/c` with (ns, local) pairs. */
-export function path(el: El, ...steps: [string, string][]): El[] {
-  let cur: El[] = [el];
-  for (const [ns, local] of steps) {
-    cur = step(cur, ns, local);
-    if (cur.length === 0) return cur;
-  }
-  return cur;
-}
-
-/** Attribute values (no namespace) of a node sequence, skipping nodes without it. */
-export function attrs(nodes: readonly El[], local: string): string[] {
-  const out: string[] = [];
-  for (const n of nodes) {
-    const v = n.attr(local);
-    if (v !== undefined) out.push(v);
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------------
 // general comparisons with string operands (untypedAtomic vs xs:string compares as strings)
 
@@ -481,21 +453,9 @@ export function divDec(a: Dec, b: Dec): Dec {
   return q.toDecimalPlaces(20, Decimal.ROUND_HALF_UP);
 }
 
-/** fn:sum over xs:decimal values (xs:integer 0 for none, which compares as 0). */
-export function sumDec(values: Iterable<Dec>): Dec {
-  let s = ZERO;
-  for (const v of values) s = s.plus(v);
-  return s;
-}
-
 /** u:slack($exp, $val, $slack): $exp - $slack <= $val <= $exp + $slack. */
 export function slack(exp: Dec, val: Dec, tolerance: Dec): boolean {
   return exp.plus(tolerance).gte(val) && exp.minus(tolerance).lte(val);
-}
-
-/** fn:round on xs:double (half towards positive infinity, as Math.round). */
-export function roundDouble(x: number): number {
-  return Math.round(x);
 }
 
 // ---------------------------------------------------------------------------------------------
