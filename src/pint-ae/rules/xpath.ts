@@ -121,11 +121,6 @@ export function optValue(nodes: readonly El[], what: string): string {
   return n ? n.value : '';
 }
 
-/** normalize-space() of an optional single node, with the cardinality check the engine applies. */
-export function nsOpt(nodes: readonly El[], what: string): string {
-  return normalizeSpace(optValue(nodes, what));
-}
-
 /** The `text()` children of `el` as one optional string (cardinality error if several text nodes). */
 export function textOpt(el: El, what = 'text()'): string {
   if (el.texts.length > 1) throw cardinalityError(what, el.texts.length);
