@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { config } from '../src/config';
-import { Invoice, SmeConnection, type InvoiceStatus } from '../src/db/models';
+import { Invoice, InvoiceDocument, SmeConnection, type InvoiceStatus } from '../src/db/models';
 import type { InvoiceCreateBody } from '../src/domain/invoice-types';
 import { renderInvoice } from '../src/pint-ae/render';
 import { validatePintAeNative } from '../src/pint-ae/rules';
@@ -35,7 +35,7 @@ export async function beginInvoiceRun({ invoiceId }: { invoiceId: string }): Pro
 
 /** queued -> transformed: renders the PINT-AE XML and stores it with its document UUID. */
 export async function transformInvoice({ invoiceId, documentUuid }: { invoiceId: string; documentUuid: string }): Promise<InvoiceStatus> {
-  const inv = await Invoice.findById(invoiceId, { status: 1, body: 1 }).lean();
+  const inv = await Invoice.findById(invoiceId, { status: 1, body: 1, run: 1 }).lean();
   if (!inv) throw notFound(invoiceId);
   if (inv.status !== 'queued') return inv.status as InvoiceStatus;
   let xml: string;
@@ -45,7 +45,10 @@ export async function transformInvoice({ invoiceId, documentUuid }: { invoiceId:
     // The same body renders the same way every time: retrying cannot help.
     throw ApplicationFailure.nonRetryable(`PINT-AE transformation failed: ${(err as Error).message}`, 'transform_failed');
   }
-  await Invoice.updateOne({ _id: invoiceId, status: 'queued' }, { $set: { xml, documentUuid } });
+  // Filters on _id alone: FerretDB 1.x scans the whole collection for updates filtered on any other field. Only
+  // this run's workflow transforms the invoice, and it was queued a moment ago.
+  await InvoiceDocument.updateOne({ _id: invoiceId }, { $set: { xml, documentUuid, run: inv.run ?? 1 } }, { upsert: true });
+  await Invoice.updateOne({ _id: invoiceId }, { $set: { documentUuid } });
   return (await advanceInvoiceStatus({ invoiceId, to: 'transformed' })).status;
 }
 
@@ -61,10 +64,10 @@ export interface RuleFinding {
  * when it cannot run, the native verdict stands and a note is kept in the status history.
  */
 export async function validateInvoiceDocument({ invoiceId }: { invoiceId: string }): Promise<{ status: InvoiceStatus; note: string | null }> {
-  const inv = await Invoice.findById(invoiceId, { status: 1, xml: 1 }).lean();
+  const inv = await Invoice.findById(invoiceId, { status: 1 }).lean();
   if (!inv) throw notFound(invoiceId);
   if (inv.status !== 'transformed') return { status: inv.status as InvoiceStatus, note: null };
-  const xml = inv.xml ?? '';
+  const xml = (await InvoiceDocument.findById(invoiceId, { xml: 1 }).lean())?.xml ?? '';
   const fatal: RuleFinding[] = validatePintAeNative(xml).fatal.map(({ id, location, text }: RuleFinding) => ({ id, location, text }));
   let note: string | null = null;
   const { pintAeSchematronDir: dir, schematronBudgetMs: budgetMs } = config();

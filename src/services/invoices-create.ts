@@ -2,7 +2,7 @@
 // number uniqueness, and the automatic start of the pipeline.
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
-import { Invoice, Partner, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
+import { Invoice, InvoiceDocument, Partner, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import type { InvoiceCreateBody } from '../domain/invoice-types';
 import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
@@ -26,9 +26,11 @@ export function assertDeliveryConfigured(partner: PartnerDoc): void {
   }
 }
 
-/** whoami's lastTestAt: when this partner last submitted in test mode. */
-export async function noteTestSubmission(partner: PartnerDoc): Promise<void> {
-  if (partner.mode === 'test') await Partner.updateOne({ _id: partner._id }, { $set: { lastTestAt: new Date() } });
+/** whoami's lastTestAt: when this partner last submitted in test mode (to the minute: one write a minute at most). */
+export async function noteTestSubmission(partner: PartnerDoc, now = new Date()): Promise<void> {
+  if (partner.mode !== 'test') return;
+  if (partner.lastTestAt && now.getTime() - new Date(partner.lastTestAt).getTime() < 60_000) return;
+  await Partner.updateOne({ _id: partner._id }, { $set: { lastTestAt: now } });
 }
 
 /**
@@ -64,10 +66,11 @@ export async function createInvoice(owner: InvoiceOwner, body: InvoiceCreateBody
     body,
     externalRef: opts.externalRef ?? null,
   };
+  const rendered = reserved === 'deliver' ? renderedBestEffort(body) : null;
   const doc = held
     ? { ...base, status: 'draft' as const, heldReason: held.heldReason, heldErrors: held.heldErrors, history: [{ status: 'draft' as const, at: now, reason: `held: ${held.heldReason}`, run: 1 }] }
     : reserved === 'deliver'
-      ? { ...base, ...renderedBestEffort(body), status: 'delivered' as const, history: [{ status: 'draft' as const, at: now, reason: null, run: 1 }, { status: 'delivered' as const, at: now, reason: `reserved test TRN ${TEST_DELIVER_TRN}: validation and delivery skipped`, run: 1 }] }
+      ? { ...base, documentUuid: rendered?.documentUuid ?? null, status: 'delivered' as const, history: [{ status: 'draft' as const, at: now, reason: null, run: 1 }, { status: 'delivered' as const, at: now, reason: `reserved test TRN ${TEST_DELIVER_TRN}: validation and delivery skipped`, run: 1 }] }
       : { ...base, status: 'queued' as const, history: [{ status: 'queued' as const, at: now, reason: null, run: 1 }] };
   try {
     await Invoice.create(doc);
@@ -78,6 +81,7 @@ export async function createInvoice(owner: InvoiceOwner, body: InvoiceCreateBody
   const created = { _id: invoiceId, number: body.number, sellerTrn: base.sellerTrn, mode, partnerId: partner._id };
   if (held) return invoiceQueued({ ...created, status: 'draft', heldReason: held.heldReason, heldErrors: held.heldErrors });
   if (reserved === 'deliver') {
+    if (rendered) await InvoiceDocument.create({ _id: invoiceId, ...rendered, run: 1 });
     // Only announces the delivery (webhook, Web UI); the invoice is already delivered whatever happens here.
     await startInvoiceWorkflow({ ...created, status: 'delivered' }, { reservedDelivered: true }).catch((err) =>
       logger.error({ err, invoiceId }, 'reserved-TRN invoice delivered but its workflow (webhook) did not start'),
@@ -117,11 +121,11 @@ async function duplicateNumber(owner: InvoiceOwner, body: InvoiceCreateBody): Pr
 }
 
 /** The reserved test TRN skips the pipeline; the document is still rendered when the body allows, for the document endpoint. */
-function renderedBestEffort(body: InvoiceCreateBody): { xml?: string; documentUuid?: string } {
+function renderedBestEffort(body: InvoiceCreateBody): { xml: string; documentUuid: string } | null {
   const documentUuid = randomUUID();
   try {
     return { xml: renderInvoice(body, { documentUuid }), documentUuid };
   } catch {
-    return {};
+    return null;
   }
 }

@@ -1,6 +1,6 @@
 // DELETE and retry (SPEC 3.1 last rows): state rules checked against the stored status, and the workflow
 // stopped or resumed to match.
-import { Invoice, type InvoiceStatus } from '../db/models';
+import { Invoice, InvoiceDocument, type InvoiceStatus } from '../db/models';
 import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
 import { ProblemError, problems } from '../http/problem';
 import { logger } from '../logger';
@@ -30,6 +30,7 @@ export async function deleteInvoice(scope: InvoiceScope, invoiceId: string): Pro
     if (!now) return; // a concurrent DELETE removed it
     throw refuse(now.status);
   }
+  await InvoiceDocument.deleteOne({ _id: inv._id }).catch((err: unknown) => logger.warn({ err, invoiceId: inv._id }, 'document of a deleted invoice not removed'));
   await Invoice.db
     .collection('deleted_invoices')
     .insertOne({ ...(removed as Record<string, unknown>), deletedAt: new Date() } as never)

@@ -1,5 +1,5 @@
 // Reading Partner API invoices: only the caller's own (this partner, this connected SME); anything else is 404.
-import { Invoice } from '../db/models';
+import { Invoice, InvoiceDocument } from '../db/models';
 import { encodeCursor, listFilter, LIST_SORT, type InvoiceListQuery } from '../domain/invoice-list-query';
 import { invoiceDetailView, invoiceStatusView, type InvoiceDetailView, type InvoiceRecord, type InvoiceStatusView } from '../domain/invoice-views';
 import { problems } from '../http/problem';
@@ -21,7 +21,7 @@ export async function findOwnedInvoice<T = InvoiceRecord>(scope: InvoiceScope, i
 }
 
 export async function getInvoice(scope: InvoiceScope, invoiceId: string): Promise<InvoiceDetailView> {
-  return invoiceDetailView(await findOwnedInvoice(scope, invoiceId, { body: 0, xml: 0 }));
+  return invoiceDetailView(await findOwnedInvoice(scope, invoiceId, { body: 0 }));
 }
 
 export async function listInvoices(scope: InvoiceScope, q: InvoiceListQuery): Promise<{ data: InvoiceStatusView[]; nextCursor: string | null }> {
@@ -37,7 +37,8 @@ export async function listInvoices(scope: InvoiceScope, q: InvoiceListQuery): Pr
 
 /** The stored PINT-AE XML; 404 until the pipeline has transformed the invoice. */
 export async function getInvoiceDocument(scope: InvoiceScope, invoiceId: string): Promise<string> {
-  const inv = await findOwnedInvoice<{ xml?: string | null; status: string }>(scope, invoiceId, { xml: 1, status: 1 });
-  if (!inv.xml) throw problems.notFound(`Invoice ${invoiceId} has no PINT-AE document yet (status ${inv.status}); it is stored once the invoice is transformed.`);
-  return inv.xml;
+  const inv = await findOwnedInvoice<{ _id: string; status: string }>(scope, invoiceId, { status: 1 });
+  const doc = await InvoiceDocument.findById(inv._id, { xml: 1 }).lean();
+  if (!doc) throw problems.notFound(`Invoice ${invoiceId} has no PINT-AE document yet (status ${inv.status}); it is stored once the invoice is transformed.`);
+  return doc.xml;
 }

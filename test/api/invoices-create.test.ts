@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { Invoice, Partner } from '../../src/db/models';
+import { Invoice, InvoiceDocument, Partner } from '../../src/db/models';
 import { resetConfig } from '../../src/config';
 import { updatePartner } from '../../src/services/admin';
 import { temporalClient } from '../../src/temporal/client';
@@ -53,9 +53,10 @@ describe('POST /v1/partner/invoices (SPEC 3.1, 4.1, 5.1, 7.1)', function () {
     expect(doc.status).to.equal(200);
     expect(doc.headers.get('content-type')).to.match(/^application\/xml/);
     expect(doc.text).to.contain(`<cbc:ID>${body.number}</cbc:ID>`);
-    const stored = await Invoice.findById(queued.invoiceId).lean();
+    const stored = await InvoiceDocument.findById(queued.invoiceId).lean();
     expect(doc.text).to.equal(stored!.xml);
-    expect(doc.text).to.contain(stored!.documentUuid!);
+    expect(doc.text).to.contain(stored!.documentUuid);
+    expect((await Invoice.findById(queued.invoiceId).lean())!.documentUuid).to.equal(stored!.documentUuid);
     const { validatePintAe } = await import('../../../shared/pint-ae/validate.mjs' as string);
     expect(validatePintAe(doc.text).fatal).to.deep.equal([]);
   });

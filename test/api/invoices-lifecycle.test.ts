@@ -6,7 +6,7 @@ import { connectSme } from '../../src/services/admin';
 import { closeTemporalClient, temporalClient } from '../../src/temporal/client';
 import { invoiceWorkflowId } from '../../src/temporal/workflow-ids';
 import { call } from '../helpers/http';
-import { getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
+import { describeWhenStatus, getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
 import { newPartner, randomTrn, type TestPartner } from '../helpers/partners';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 import { ensureWorker, stopWorker } from '../helpers/worker';
@@ -151,7 +151,7 @@ describe('invoice lifecycle: DELETE and retry (SPEC 3.1, 4.1, 8)', function () {
       expect(history.map((h: any) => `${h.run}:${h.status}`)).to.deep.equal(
         [1, 2, 3, 4].flatMap((run) => ['queued', 'transformed', 'validated', 'rejected'].map((s) => `${run}:${s}`)),
       );
-      const description = await client.workflow.getHandle(invoiceWorkflowId(id)).describe();
+      const description = await describeWhenStatus(id, 'rejected');
       expect(description.runId).to.not.equal(firstRun);
       expect(description.searchAttributes.InvoiceNumber).to.deep.equal([created.number]);
       expect(description.searchAttributes.InvoiceStatus).to.deep.equal(['rejected']);

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { WorkflowExecutionDescription } from '@temporalio/client';
+import { temporalClient } from '../../src/temporal/client';
+import { invoiceWorkflowId } from '../../src/temporal/workflow-ids';
 import { call, type ApiResponse } from './http';
 import type { TestPartner } from './partners';
 
@@ -38,4 +41,19 @@ export async function waitForStatus(p: TestPartner, invoiceId: string, statuses:
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`invoice ${invoiceId} did not reach ${wanted.join('|')}; last answer ${last?.status} ${last?.text}`);
+}
+
+/**
+ * The workflow's description once its InvoiceStatus search attribute shows `status`: the workflow mirrors a
+ * stored status just after the activity that wrote it returns, so it may trail the database briefly.
+ */
+export async function describeWhenStatus(invoiceId: string, status: string): Promise<WorkflowExecutionDescription> {
+  const handle = (await temporalClient()).workflow.getHandle(invoiceWorkflowId(invoiceId));
+  const deadline = Date.now() + 30_000;
+  let description = await handle.describe();
+  while (description.searchAttributes.InvoiceStatus?.[0] !== status && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    description = await handle.describe();
+  }
+  return description;
 }

@@ -5,14 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { config, resetConfig } from '../../src/config';
-import { Invoice, SmeConnection } from '../../src/db/models';
+import { Invoice, InvoiceDocument, SmeConnection } from '../../src/db/models';
 import { renderInvoice } from '../../src/pint-ae/render';
 import { runOfficialSchematron } from '../../src/schematron/official-schematron';
 import { temporalClient } from '../../src/temporal/client';
 import { workflowBundle } from '../../src/temporal/worker-factory';
 import { invoiceWorkflowId } from '../../src/temporal/workflow-ids';
 import { creditsAvailableSignal } from '../../workflows/invoice-signals';
-import { getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
+import { describeWhenStatus, getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
 import { newPartner, type TestPartner } from '../helpers/partners';
 import { ensureWorker } from '../helpers/worker';
 
@@ -24,8 +24,9 @@ async function transformedInvoice(p: TestPartner, xml: string): Promise<string> 
   const id = randomUUID();
   await Invoice.create({
     _id: id, partnerId: p.partnerId, smeId: p.sme.smeId, mode: 'test', number: `WF-${id.slice(0, 8)}`, issueYear: 2025, issueDate: '2025-02-07',
-    sellerTrn: p.sme.trn, status: 'transformed', history: [{ status: 'transformed', at: new Date(), reason: null, run: 1 }], body: invoiceBody(p), xml,
+    sellerTrn: p.sme.trn, status: 'transformed', history: [{ status: 'transformed', at: new Date(), reason: null, run: 1 }], body: invoiceBody(p),
   });
+  await InvoiceDocument.create({ _id: id, xml, documentUuid: randomUUID(), run: 1 });
   return id;
 }
 
@@ -80,7 +81,7 @@ describe('invoiceWorkflow (real Temporal, real MongoDB)', function () {
     expect(done.reason).to.match(/^PINT-AE validation failed: /);
     expect(done.reason).to.contain('ibr-003');
     expect(done.history.map((h: any) => h.status)).to.deep.equal(['transformed', 'rejected']);
-    const description = await handle.describe();
+    const description = await describeWhenStatus(invoiceId, 'rejected');
     expect(description.status.name).to.equal('RUNNING'); // waiting for the retry signal
     expect(description.searchAttributes.InvoiceStatus).to.deep.equal(['rejected']);
     expect(await handle.query('status')).to.equal('rejected');

@@ -6,3 +6,4 @@ export { WebhookDelivery, WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryDoc, ty
 export { RateLimitWindow, type RateLimitWindowDoc } from './rate-limit-window';
 export { Customer, type CustomerDoc } from './customer';
 export { TrnCache, type TrnCacheDoc } from './trn-cache';
+export { InvoiceDocument, type InvoiceDocumentDoc } from './invoice-document';

@@ -31,7 +31,6 @@ const invoiceSchema = new Schema(
     body: { type: Schema.Types.Mixed, required: true },
     externalRef: { type: String, default: null },
     documentUuid: { type: String, default: null },
-    xml: { type: String, default: null },
     // Held by the pre-submit check (SPEC 3.1): kept as a draft so its number stays reserved until the
     // partner DELETEs it and POSTs a corrected body; never enters the pipeline.
     heldReason: { type: String, default: null },
