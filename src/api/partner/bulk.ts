@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import Joi from 'joi';
+import { admission } from '../../http/admission';
 import { idempotencyScope, requireIdempotencyKey } from '../../http/idempotency';
 import { validateBody } from '../../http/validate';
 import { assertDeliveryConfigured, noteTestSubmission } from '../../services/invoices-create';
@@ -9,9 +10,12 @@ import { invoiceOwner } from './invoices';
 /** The envelope only; each item is validated on its own and fails on its own (207). */
 const bulkEnvelope = Joi.object({ invoices: Joi.array().items(Joi.any()).min(1).max(100).required() });
 
+/** Bulk requests running at once per API process (each runs its items a few at a time); more wait their turn. */
+const BULK_REQUESTS_AT_ONCE = 2;
+
 /** POST /v1/partner/invoices/bulk: 1 to 100 invoices, 207 with a result per item (SPEC 4.1). */
 export function registerBulkInvoices(router: Router): void {
-  router.post('/invoices/bulk', async (ctx) => {
+  router.post('/invoices/bulk', admission(BULK_REQUESTS_AT_ONCE), async (ctx) => {
     const batchKey = requireIdempotencyKey(ctx);
     const { invoices } = validateBody<{ invoices: unknown[] }>(bulkEnvelope, ctx.request.body);
     const owner = invoiceOwner(ctx);
