@@ -1,21 +1,9 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import path from 'node:path';
+import { einvoice } from '../helpers/cli';
 import { Partner, SmeConnection } from '../../src/db/models';
 import { sha256Hex } from '../../src/credentials/secrets';
 import { call } from '../helpers/http';
 import { randomTrn } from '../helpers/partners';
-
-const BIN = path.resolve(__dirname, '../../bin/einvoice');
-
-/** Runs the real `einvoice` binary against the run's MongoDB, as an operator would. */
-function einvoice(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(BIN, args, { env: process.env }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 describe('einvoice admin', function () {
   this.timeout(120_000);

@@ -1,19 +1,10 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import path from 'node:path';
+import { einvoice } from '../helpers/cli';
 import { randomUUID } from 'node:crypto';
 import { temporalClient } from '../../src/temporal/client';
 import { newPartner } from '../helpers/partners';
 import { WebhookReceiver, invoiceAt } from '../helpers/webhook-receiver';
 import { ensureWorker } from '../helpers/worker';
-
-const BIN = path.resolve(__dirname, '../../bin/einvoice');
-
-function einvoice(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(BIN, args, { env: process.env }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
-  });
-}
 
 describe('einvoice ops replay-webhook | webhook-deliveries', function () {
   this.timeout(120_000);

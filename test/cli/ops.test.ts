@@ -1,23 +1,11 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import path from 'node:path';
+import { einvoice } from '../helpers/cli';
 import { randomUUID } from 'node:crypto';
 import { temporalClient } from '../../src/temporal/client';
 import { invoiceWorkflowId } from '../../src/temporal/workflow-ids';
 import { getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
 import { newPartner } from '../helpers/partners';
 import { ensureWorker, stopWorker } from '../helpers/worker';
-
-const BIN = path.resolve(__dirname, '../../bin/einvoice');
-
-/** The real `einvoice` binary against the run's MongoDB and Temporal (same env, same task queue). */
-function einvoice(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(BIN, args, { env: process.env }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 describe('einvoice ops', function () {
   this.timeout(180_000);
