@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
-import { config } from '../config';
-import { connectMongo, disconnectMongo } from '../db/connection';
 import { Partner, type PartnerDoc } from '../db/models';
 import { AdminError, connectSme, createPartner, updatePartner } from '../services/admin';
 import { webhookUrlProblem } from '../webhooks/url-policy';
 import { UsageError, type CliIo } from './io';
+import { printWithServices } from './with-services';
 
 const USAGE = `usage:
   einvoice admin partner:create --name <erpName> --mode test|live [--webhook-url <url>]
@@ -18,19 +17,7 @@ export async function adminCommand(args: string[], io: CliIo): Promise<number> {
   if (!handler) throw new UsageError(sub ? `unknown admin command "${sub}"\n${USAGE}` : USAGE);
   const flags = parseFlags(rest, handler.flags);
   const input = handler.check(flags); // argument errors before touching the database
-  await connectMongo(config().mongodbUri);
-  try {
-    io.stdout.write(JSON.stringify(await handler.run(input)) + '\n');
-    return 0;
-  } catch (err) {
-    if (err instanceof AdminError) {
-      io.stderr.write(`einvoice admin ${sub}: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
-  } finally {
-    await disconnectMongo();
-  }
+  return printWithServices(io, `einvoice admin ${sub}`, (err): err is AdminError => err instanceof AdminError, () => handler.run(input));
 }
 
 type Flags = Record<string, string | undefined>;

@@ -1,9 +1,7 @@
 import { parseArgs } from 'node:util';
-import { config } from '../config';
-import { connectMongo, disconnectMongo } from '../db/connection';
-import { closeTemporalClient } from '../temporal/client';
 import { OpsError, opsRetry, stuckInvoices } from '../services/invoice-ops';
 import { UsageError, type CliIo } from './io';
+import { printWithServices } from './with-services';
 import { replayWebhookCommand, webhookDeliveriesCommand } from './ops-webhook';
 
 const USAGE = `usage:
@@ -18,11 +16,11 @@ export async function opsCommand(args: string[], io: CliIo): Promise<number> {
   if (sub === 'retry') {
     const [invoiceId, ...extra] = rest;
     if (!invoiceId || extra.length) throw new UsageError(USAGE);
-    return run(io, () => opsRetry(invoiceId));
+    return printWithServices(io, 'einvoice ops', isOpsError, () => opsRetry(invoiceId));
   }
   if (sub === 'stuck') {
     const minutes = parseMinutes(rest);
-    return run(io, () => stuckInvoices(minutes));
+    return printWithServices(io, 'einvoice ops', isOpsError, () => stuckInvoices(minutes));
   }
   if (sub === 'replay-webhook') return replayWebhookCommand(rest, io);
   if (sub === 'webhook-deliveries') return webhookDeliveriesCommand(rest, io);
@@ -41,19 +39,4 @@ function parseMinutes(args: string[]): number {
   return minutes;
 }
 
-async function run(io: CliIo, action: () => Promise<unknown>): Promise<number> {
-  await connectMongo(config().mongodbUri);
-  try {
-    io.stdout.write(JSON.stringify(await action()) + '\n');
-    return 0;
-  } catch (err) {
-    if (err instanceof OpsError) {
-      io.stderr.write(`einvoice ops: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
-  } finally {
-    await closeTemporalClient();
-    await disconnectMongo();
-  }
-}
+const isOpsError = (err: unknown): err is OpsError => err instanceof OpsError;

@@ -1,17 +1,15 @@
-import { config } from '../config';
-import { connectMongo, disconnectMongo } from '../db/connection';
-import { closeTemporalClient } from '../temporal/client';
 import { webhookWorkflowId } from '../temporal/workflow-ids';
 import { deliveriesOf, WebhookError } from '../webhooks/deliveries';
 import { replayStatusWebhook } from '../webhooks/start';
 import { UsageError, type CliIo } from './io';
+import { printWithServices } from './with-services';
 
 // Support operations on invoice.status_changed webhooks; `einvoice ops` dispatches here. Prints JSON.
 
 /** `einvoice ops replay-webhook <invoiceId>`: a new delivery of the invoice's last event (as the API's replay). */
 export async function replayWebhookCommand(args: string[], io: CliIo): Promise<number> {
   const invoiceId = single(args, 'usage: einvoice ops replay-webhook <invoiceId>');
-  return withServices(io, async () => {
+  return printWithServices(io, 'einvoice ops', isWebhookError, async () => {
     const started = await replayStatusWebhook(invoiceId);
     return { invoiceId, ...started, workflowId: webhookWorkflowId(started.deliveryId) };
   });
@@ -20,7 +18,7 @@ export async function replayWebhookCommand(args: string[], io: CliIo): Promise<n
 /** `einvoice ops webhook-deliveries <invoiceId>`: every delivery row, newest first, with each attempt's log. */
 export async function webhookDeliveriesCommand(args: string[], io: CliIo): Promise<number> {
   const invoiceId = single(args, 'usage: einvoice ops webhook-deliveries <invoiceId>');
-  return withServices(io, async () =>
+  return printWithServices(io, 'einvoice ops', isWebhookError, async () =>
     (await deliveriesOf(invoiceId)).map(({ _id, ...row }) => ({ deliveryId: _id, workflowId: webhookWorkflowId(_id), ...row })),
   );
 }
@@ -31,19 +29,4 @@ function single(args: string[], usage: string): string {
   return value;
 }
 
-async function withServices(io: CliIo, action: () => Promise<unknown>): Promise<number> {
-  await connectMongo(config().mongodbUri);
-  try {
-    io.stdout.write(JSON.stringify(await action()) + '\n');
-    return 0;
-  } catch (err) {
-    if (err instanceof WebhookError) {
-      io.stderr.write(`einvoice ops: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
-  } finally {
-    await closeTemporalClient();
-    await disconnectMongo();
-  }
-}
+const isWebhookError = (err: unknown): err is WebhookError => err instanceof WebhookError;

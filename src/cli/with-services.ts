@@ -1,0 +1,26 @@
+import { config } from '../config';
+import { connectMongo, disconnectMongo } from '../db/connection';
+import { closeTemporalClient } from '../temporal/client';
+import type { CliIo } from './io';
+
+/**
+ * Connects MongoDB, runs an operator action and prints its result as one JSON line. An expected failure
+ * (e.g. an unknown invoice) is one line on stderr and exit 1; connections are closed either way so the
+ * command exits promptly.
+ */
+export async function printWithServices(io: CliIo, label: string, expected: (err: unknown) => err is Error, action: () => Promise<unknown>): Promise<number> {
+  await connectMongo(config().mongodbUri);
+  try {
+    io.stdout.write(JSON.stringify(await action()) + '\n');
+    return 0;
+  } catch (err) {
+    if (expected(err)) {
+      io.stderr.write(`${label}: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await closeTemporalClient();
+    await disconnectMongo();
+  }
+}
