@@ -32,7 +32,15 @@ export interface BulkRequest {
 const ITEM_CONCURRENCY = 8;
 
 export async function submitBulk(req: BulkRequest): Promise<{ response: BulkResponse; allReplayed: boolean }> {
-  const outcomes = await mapLimited(req.items, ITEM_CONCURRENCY, (item, index) => submitItem(req, item, index));
+  // Items that share a number (and year) run in index order, so the first one wins it, every time.
+  const previousWithNumber = new Map<string, Promise<unknown>>();
+  const outcomes = await mapLimited(req.items, ITEM_CONCURRENCY, (item, index) => {
+    const key = numberKey(item);
+    const before = key ? previousWithNumber.get(key) : undefined;
+    const run = (before ?? Promise.resolve()).catch(() => {}).then(() => submitItem(req, item, index));
+    if (key) previousWithNumber.set(key, run);
+    return run;
+  });
   const results = outcomes.map((o) => o.result);
   const mismatched = results.filter((r) => !r.ok && r.error.code === 'idempotency_key_mismatch');
   if (mismatched.length === results.length) {
@@ -44,6 +52,11 @@ export async function submitBulk(req: BulkRequest): Promise<{ response: BulkResp
   }
   const ok = results.filter((r) => r.ok).length;
   return { response: { results, summary: { total: results.length, ok, failed: results.length - ok } }, allReplayed: outcomes.every((o) => o.replayed) };
+}
+
+function numberKey(item: unknown): string | null {
+  const { number, issueDate } = (item ?? {}) as { number?: unknown; issueDate?: unknown };
+  return typeof number === 'string' ? `${typeof issueDate === 'string' ? issueDate.slice(0, 4) : ''}:${number.trim()}` : null;
 }
 
 async function submitItem(req: BulkRequest, item: unknown, index: number): Promise<{ result: BulkItemResult; replayed: boolean }> {
