@@ -32,7 +32,7 @@ export async function advanceInvoiceStatus({ invoiceId, to, reason = null }: Sta
   const updated = await Invoice.findOneAndUpdate(
     { _id: invoiceId, status: from },
     { $set: { status: to, reason, run }, $push: { history: { status: to, at, reason, run } } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean();
   if (!updated) {
     // Someone else moved it between our read and write: let Temporal retry, re-reading the new status.

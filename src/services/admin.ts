@@ -58,7 +58,7 @@ export async function updatePartner(partnerId: string, changes: { webhookUrl?: s
   if (changes.webhookUrl !== undefined) $set.webhookUrl = changes.webhookUrl;
   if (changes.rateLimitPerMinute !== undefined) $set.rateLimitPerMinute = changes.rateLimitPerMinute;
   if (changes.status !== undefined) $set.status = changes.status;
-  const updated = await Partner.findOneAndUpdate({ _id: partnerId }, { $set }, { new: true }).lean<PartnerDoc>();
+  const updated = await Partner.findOneAndUpdate({ _id: partnerId }, { $set }, { returnDocument: 'after' }).lean<PartnerDoc>();
   if (!updated) throw new AdminError('partner_not_found', `no partner ${partnerId}`);
   return partnerView(updated);
 }
