@@ -28,6 +28,9 @@ export async function provisionInfra(kind: 'dev' | 'test', env: NodeJS.ProcessEn
     port: kind === 'dev' ? Number(env.MONGODB_PORT || 27017) : 0,
     logDir,
     database: kind === 'dev' ? 'einvoice' : 'einvoice_test',
+    postgresUrl: env.EINVOICE_POSTGRES_URL === 'off' ? false : env.EINVOICE_POSTGRES_URL || undefined,
+    postgresDatabase: kind === 'dev' ? 'einvoice' : `einvoice_test_${process.pid}`,
+    throwAway: kind === 'test',
   });
   let temporal: TemporalHandle;
   try {

@@ -4,7 +4,8 @@ import { MongoClient } from 'mongodb';
 import { ProvisioningError, say } from './log';
 import { freePort, isReachable, waitUntil } from './net';
 import { startLogged, tail, type ManagedProcess } from './process';
-import { downloadRecentlyFailed, quietly, rememberDownloadFailure } from './download-memo';
+import { patchFerretSource, PATCH_LEVEL } from './ferretdb-patch';
+import { findPostgres, type PostgresStore } from './postgres';
 import { isExecutable, onPath, runVisible, toolDir } from './tools-cache';
 
 export const FERRETDB_VERSION = '1.24.2';
@@ -19,16 +20,27 @@ export interface MongoOptions {
   logDir: string;
   /** Database name appended to the URI of a server we start. */
   database: string;
+  /** PostgreSQL for FerretDB (EINVOICE_POSTGRES_URL, else 127.0.0.1:5432 when reachable); false: SQLite only. */
+  postgresUrl?: string | false;
+  /** PostgreSQL database FerretDB stores in; created when missing (a test run's is dropped at stop). */
+  postgresDatabase: string;
+  /** Drop the PostgreSQL database when the server stops (test runs). */
+  throwAway: boolean;
 }
 
 export interface MongoHandle {
   uri: string;
   started: boolean;
   how: string;
+  /** The server process when we started it (benchmarks read its CPU time). */
+  pid?: number;
   stop(): Promise<void>;
 }
 
-/** Reuse a reachable server, else mongod on PATH, mongodb-memory-server's download, or FerretDB built with Go. */
+/**
+ * Reuse a reachable server, else mongod on PATH, else FerretDB (built with Go and patched for atomicity) on
+ * PostgreSQL when one is reachable, else FerretDB on SQLite. docs/decisions.md "The store" says why.
+ */
 export async function ensureMongo(opts: MongoOptions): Promise<MongoHandle> {
   if (opts.reuseUri && (await pings(opts.reuseUri))) {
     say(`MongoDB: reusing the server at ${redact(opts.reuseUri)}`);
@@ -36,9 +48,9 @@ export async function ensureMongo(opts: MongoOptions): Promise<MongoHandle> {
   }
   const mongod = onPath('mongod');
   if (mongod) return startMongod(mongod, opts);
-  const memory = await memoryServer(opts);
-  if (memory) return memory;
-  return startFerret(ferretBinary(), opts);
+  const binary = await ferretBinary();
+  const pg = opts.postgresUrl === false ? null : await findPostgres(opts.postgresUrl, opts.postgresDatabase);
+  return startFerret(binary, opts, pg);
 }
 
 async function pings(uri: string): Promise<boolean> {
@@ -64,55 +76,52 @@ async function startMongod(binary: string, opts: MongoOptions): Promise<MongoHan
   const proc = startLogged(binary, ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1'], logFile);
   const uri = `mongodb://127.0.0.1:${port}/${opts.database}`;
   await waitForMongo(uri, proc, logFile, 'mongod');
-  return { uri, started: true, how: binary, stop: () => proc.stop() };
+  return { uri, started: true, how: binary, pid: proc.child.pid, stop: () => proc.stop() };
 }
 
-/** mongodb-memory-server downloads a real mongod; it needs internet access, so it is time-bound. */
-async function memoryServer(opts: MongoOptions): Promise<MongoHandle | null> {
-  if (downloadRecentlyFailed('mongodb-memory-server')) return null;
-  say('MongoDB: no mongod on PATH; trying mongodb-memory-server download (needs internet)...');
+async function ferretBinary(): Promise<string> {
+  const dir = toolDir('ferretdb', `${FERRETDB_VERSION}-${PATCH_LEVEL}`);
+  const file = path.join(dir, 'ferretdb');
+  if (isExecutable(file)) return file;
+  // Two cold runs at once (npm start and npm test): one builds, the other waits for its binary.
+  const lock = `${dir}.building`;
+  fs.mkdirSync(path.dirname(lock), { recursive: true });
   try {
-    const { MongoMemoryServer } = await import('mongodb-memory-server-core');
-    const dbPath = path.join(opts.dataDir, 'mongodb-memory');
-    fs.mkdirSync(dbPath, { recursive: true });
-    const server = await quietly(() => Promise.race([
-      MongoMemoryServer.create({
-        instance: { port: opts.port || undefined, dbPath, ip: '127.0.0.1' },
-        binary: { downloadDir: toolDir('mongodb', 'memory-server') },
-      }),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out after 60 s')), 60_000)),
-    ]));
-    const uri = server.getUri(opts.database);
-    return { uri, started: true, how: 'mongodb-memory-server', stop: async () => void (await server.stop()) };
-  } catch (err) {
-    say(`MongoDB: mongodb-memory-server unavailable (${(err as Error).message.split('\n')[0]}); not retried for 24 h`);
-    rememberDownloadFailure('mongodb-memory-server');
-    return null;
+    fs.mkdirSync(lock);
+  } catch {
+    say(`MongoDB: another process is building FerretDB (${lock}); waiting for it...`);
+    const built = await waitUntil(async () => isExecutable(file) || !fs.existsSync(lock), 30 * 60_000, 2000);
+    if (built && isExecutable(file)) return file;
+    fs.rmSync(lock, { recursive: true, force: true }); // that build failed or died: build it ourselves
+    return ferretBinary();
+  }
+  try {
+    return buildFerret(dir, file);
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
   }
 }
 
-function ferretBinary(): string {
-  const dir = toolDir('ferretdb', FERRETDB_VERSION);
-  const file = path.join(dir, 'ferretdb');
-  if (isExecutable(file)) return file;
+function buildFerret(dir: string, file: string): string {
   const go = onPath('go');
   if (!go) {
     throw new ProvisioningError(
       'MongoDB-compatible server',
-      'no mongod on PATH, the mongodb-memory-server download failed, and Go is not installed to build FerretDB',
+      'no mongod on PATH and Go is not installed to build FerretDB',
       'install MongoDB (mongod) or Go >= 1.22, or set MONGODB_URI to a running server',
     );
   }
-  say(`MongoDB: building FerretDB v${FERRETDB_VERSION} from the Go module proxy into ${dir} (first run only; takes a few minutes)...`);
+  say(`MongoDB: building FerretDB v${FERRETDB_VERSION} (patched: ${PATCH_LEVEL}) from the Go module proxy into ${dir} (first run only; takes a few minutes)...`);
   const env = { ...process.env, GOTOOLCHAIN: 'local', CGO_ENABLED: '0', GOFLAGS: '-mod=mod' };
   fs.mkdirSync(dir, { recursive: true });
-  const moduleDir = downloadModule(go, env);
+  const moduleDir = downloadModule(go, env, dir);
   // The module lacks the generated build/version/version.txt; without it the binary panics at start.
   const src = path.join(dir, 'src');
   fs.rmSync(src, { recursive: true, force: true });
   fs.cpSync(moduleDir, src, { recursive: true });
   makeWritable(src);
   fs.writeFileSync(path.join(src, 'build', 'version', 'version.txt'), `v${FERRETDB_VERSION}`);
+  patchFerretSource(src);
   const status = runVisible(go, ['build', '-buildvcs=false', '-o', file, './cmd/ferretdb'], { cwd: src, env });
   if (status !== 0 || !isExecutable(file)) {
     throw new ProvisioningError('FerretDB build', `go build exited with ${status}`, 'check Go and access to the Go module proxy (GOPROXY), or install mongod');
@@ -122,9 +131,9 @@ function ferretBinary(): string {
   return file;
 }
 
-function downloadModule(go: string, env: NodeJS.ProcessEnv): string {
+function downloadModule(go: string, env: NodeJS.ProcessEnv, dir: string): string {
   const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
-  const result = spawnSync(go, ['mod', 'download', '-json', `github.com/FerretDB/FerretDB@v${FERRETDB_VERSION}`], { env, encoding: 'utf8', cwd: toolDir('ferretdb', FERRETDB_VERSION) });
+  const result = spawnSync(go, ['mod', 'download', '-json', `github.com/FerretDB/FerretDB@v${FERRETDB_VERSION}`], { env, encoding: 'utf8', cwd: dir });
   try {
     const dir = JSON.parse(result.stdout).Dir as string | undefined;
     if (result.status === 0 && dir) return dir;
@@ -143,29 +152,41 @@ function makeWritable(dir: string): void {
   }
 }
 
-async function startFerret(binary: string, opts: MongoOptions): Promise<MongoHandle> {
+async function startFerret(binary: string, opts: MongoOptions, pg: PostgresStore | null): Promise<MongoHandle> {
   const port = opts.port || (await freePort());
   if (await isReachable(`127.0.0.1:${port}`)) {
     throw new ProvisioningError('FerretDB', `port ${port} is taken by something else`, 'stop it, or set MONGODB_URI to reuse a running server');
   }
-  const sqliteDir = path.join(opts.dataDir, 'ferretdb');
-  fs.mkdirSync(sqliteDir, { recursive: true });
   fs.mkdirSync(opts.logDir, { recursive: true });
   const logFile = path.join(opts.logDir, `ferretdb-${port}.log`);
-  say(`MongoDB: starting FerretDB (SQLite under ${sqliteDir}) on 127.0.0.1:${port}`);
-  const args = [
-    '--handler=sqlite',
-    `--sqlite-url=file:${sqliteDir}/`,
-    `--state-dir=${opts.dataDir}`,
-    '--telemetry=disable',
-    '--debug-addr=-',
-    `--listen-addr=127.0.0.1:${port}`,
-    '--log-level=warn',
-  ];
+  const common = ['--telemetry=disable', '--debug-addr=-', `--listen-addr=127.0.0.1:${port}`, '--log-level=warn', `--state-dir=${opts.dataDir}`];
+  let args: string[];
+  if (pg) {
+    const url = await pg.ensureDatabase();
+    say(`MongoDB: starting FerretDB (PostgreSQL ${pg.describe()}) on 127.0.0.1:${port}`);
+    args = ['--handler=postgresql', `--postgresql-url=${url}`, ...common];
+  } else {
+    const sqliteDir = path.join(opts.dataDir, 'ferretdb');
+    fs.mkdirSync(sqliteDir, { recursive: true });
+    say(`MongoDB: starting FerretDB (SQLite under ${sqliteDir}; no PostgreSQL reachable) on 127.0.0.1:${port}`);
+    // immediate transactions: concurrent writers wait for the lock instead of failing with SQLITE_BUSY.
+    args = ['--handler=sqlite', `--sqlite-url=file:${sqliteDir}/?_txlock=immediate&_pragma=synchronous(normal)`, ...common];
+  }
+  fs.mkdirSync(opts.dataDir, { recursive: true });
   const proc = startLogged(binary, args, logFile);
   const uri = `mongodb://127.0.0.1:${port}/${opts.database}`;
   await waitForMongo(uri, proc, logFile, 'FerretDB');
-  return { uri, started: true, how: binary, stop: () => proc.stop() };
+  const how = `${binary} (${pg ? 'PostgreSQL' : 'SQLite'})`;
+  return {
+    uri,
+    started: true,
+    how,
+    pid: proc.child.pid,
+    async stop() {
+      await proc.stop();
+      if (pg && opts.throwAway) await pg.dropDatabase();
+    },
+  };
 }
 
 async function waitForMongo(uri: string, proc: ManagedProcess, logFile: string, name: string): Promise<void> {

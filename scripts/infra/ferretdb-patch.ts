@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ProvisioningError } from './log';
+
+// What we change in the pinned FerretDB before building it (DESIGN "Local infrastructure": the store must honour
+// MongoDB's single-document atomicity and use indexes). Each edit names an exact anchor in the pinned source and
+// fails the build loudly if the anchor is missing, so a version bump cannot silently drop a guarantee.
+// The Go files added are in ./ferretdb-patch/; bump PATCH_LEVEL whenever anything here changes so cached
+// builds are rebuilt.
+
+export const PATCH_LEVEL = 'einvoice4';
+
+interface Edit {
+  file: string;
+  anchor: string;
+  /** Text placed right after the anchor (or instead of it with `replace`). */
+  text: string;
+  replace?: boolean;
+  /** How many times the anchor occurs (all are edited). */
+  count?: number;
+}
+
+const paramsParsed = (getter: string, ret = 'lazyerrors.Error(err)') =>
+  `params, err := common.${getter}(document, h.L)\n\tif err != nil {\n\t\treturn nil, ${ret}\n\t}\n`;
+
+const EDITS: Edit[] = [
+  // Single-document atomicity: every write command holds a lock from its read to its write.
+  { file: 'internal/handler/msg_insert.go', anchor: paramsParsed('GetInsertParams'), text: '\n\tdefer einvoiceLockWrite(params.DB, params.Collection, nil)()\n' },
+  { file: 'internal/handler/msg_update.go', anchor: paramsParsed('GetUpdateParams'), text: '\n\tdefer einvoiceLockWrite(params.DB, params.Collection, einvoiceUpdateFilters(params.Updates))()\n' },
+  { file: 'internal/handler/msg_delete.go', anchor: paramsParsed('GetDeleteParams'), text: '\n\tdefer einvoiceLockWrite(params.DB, params.Collection, einvoiceDeleteFilters(params.Deletes))()\n' },
+  {
+    file: 'internal/handler/msg_findandmodify.go',
+    anchor: paramsParsed('GetFindAndModifyParams', 'err'),
+    text: '\n\tdefer einvoiceLockWrite(params.DB, params.Collection, []*types.Document{params.Query})()\n',
+  },
+  // PostgreSQL: equality filters answered from the _id index and a GIN index instead of a full scan.
+  {
+    file: 'internal/backends/postgresql/query.go',
+    anchor: '\t\tif strings.HasPrefix(rootKey, "$") {\n\t\t\tcontinue\n\t\t}\n',
+    text: '\n\t\tif f, a, ok := einvoiceIndexedEqual(p, rootKey, rootVal); ok {\n\t\t\tfilters = append(filters, f)\n\t\t\targs = append(args, a...)\n\n\t\t\tcontinue\n\t\t}\n',
+  },
+  {
+    file: 'internal/backends/postgresql/metadata/registry.go',
+    anchor: "\tq += fmt.Sprintf(`%s jsonb)`, DefaultColumn)\n\n\tif _, err = p.Exec(ctx, q); err != nil {\n\t\treturn false, lazyerrors.Error(err)\n\t}\n",
+    text:
+      '\n\tq = fmt.Sprintf(`CREATE INDEX ON %s USING gin (%s jsonb_path_ops)`, pgx.Identifier{dbName, tableName}.Sanitize(), DefaultColumn)\n' +
+      '\tif _, err = p.Exec(ctx, q); err != nil {\n\t\treturn false, lazyerrors.Error(err)\n\t}\n',
+  },
+  // SQLite: push down _id equality also when the filter names other fields ({_id, status} conditional updates).
+  { file: 'internal/backends/sqlite/collection.go', anchor: 'if params.Filter.Len() == 1 {', text: 'if params.Filter.Len() > 0 && params.Filter.Has("_id") {', replace: true, count: 2 },
+];
+
+const ADDED: Array<{ from: string; to: string }> = [
+  { from: 'write_locks.go.txt', to: 'internal/handler/einvoice_write_locks.go' },
+  { from: 'indexed_equal.go.txt', to: 'internal/backends/postgresql/einvoice_indexed_equal.go' },
+];
+
+/** Applies our changes to a writable copy of the FerretDB module source. */
+export function patchFerretSource(src: string): void {
+  for (const edit of EDITS) {
+    const file = path.join(src, edit.file);
+    const text = fs.readFileSync(file, 'utf8');
+    const found = text.split(edit.anchor).length - 1;
+    if (found !== (edit.count ?? 1)) {
+      throw new ProvisioningError('FerretDB patch', `${edit.file}: expected ${edit.count ?? 1} anchor(s), found ${found}`, 'the pinned FerretDB source changed; update scripts/infra/ferretdb-patch.ts');
+    }
+    fs.writeFileSync(file, text.split(edit.anchor).join(edit.replace ? edit.text : edit.anchor + edit.text));
+  }
+  for (const { from, to } of ADDED) fs.copyFileSync(path.join(__dirname, 'ferretdb-patch', from), path.join(src, to));
+}

@@ -1,0 +1,85 @@
+import { Client } from 'pg';
+import { ProvisioningError, say } from './log';
+import { isReachable } from './net';
+
+// PostgreSQL for FerretDB's postgresql handler: EINVOICE_POSTGRES_URL, else the local server on 127.0.0.1:5432
+// when one answers. We only need a role that may create databases; FerretDB keeps one schema per MongoDB database.
+
+const LOCAL_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const TEST_DATABASE = /^einvoice_test_(\d+)$/;
+
+export interface PostgresStore {
+  /** Creates the database when missing; returns the URL FerretDB should use. */
+  ensureDatabase(): Promise<string>;
+  dropDatabase(): Promise<void>;
+  describe(): string;
+}
+
+/** null when no URL was given and nothing answers on 127.0.0.1:5432; throws when a given URL does not work. */
+export async function findPostgres(explicitUrl: string | undefined, database: string): Promise<PostgresStore | null> {
+  const url = explicitUrl || LOCAL_URL;
+  if (!explicitUrl && !(await isReachable('127.0.0.1:5432', 500))) return null;
+  try {
+    await withClient(url, (c) => c.query('SELECT 1'));
+  } catch (err) {
+    const why = (err as Error).message;
+    if (explicitUrl) throw new ProvisioningError('PostgreSQL', `EINVOICE_POSTGRES_URL does not answer: ${why}`, 'fix the URL, or unset it to use FerretDB on SQLite');
+    say(`MongoDB: PostgreSQL on 127.0.0.1:5432 refused us (${why}); using SQLite`);
+    return null;
+  }
+  const target = new URL(url);
+  target.pathname = `/${database}`;
+  return {
+    describe: () => `${target.host}/${database}`,
+    async ensureDatabase() {
+      await withClient(url, async (c) => {
+        await dropAbandonedTestDatabases(c);
+        const exists = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+        if (exists.rowCount === 0) await c.query(`CREATE DATABASE ${quote(database)}`).catch(ignoreDuplicate);
+      });
+      return target.toString();
+    },
+    async dropDatabase() {
+      await withClient(url, (c) => c.query(`DROP DATABASE IF EXISTS ${quote(database)} WITH (FORCE)`)).catch((err) =>
+        say(`MongoDB: could not drop PostgreSQL database ${database}: ${(err as Error).message}`),
+      );
+    },
+  };
+}
+
+/** Test runs name their database after their pid; one whose process is gone (killed run) is dropped. */
+async function dropAbandonedTestDatabases(c: Client): Promise<void> {
+  const rows = (await c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'einvoice\\_test\\_%'")).rows;
+  for (const { datname } of rows) {
+    const pid = Number(TEST_DATABASE.exec(datname)?.[1]);
+    if (!pid || pid === process.pid || processAlive(pid)) continue;
+    await c.query(`DROP DATABASE IF EXISTS ${quote(datname)} WITH (FORCE)`).catch(() => {});
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+function quote(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+function ignoreDuplicate(err: { code?: string }): void {
+  if (err.code !== '42P04' && err.code !== '23505') throw err; // created concurrently by another process
+}
