@@ -7,7 +7,7 @@ import { validatePintAeNative } from '../src/pint-ae/rules';
 import { scheduleSimulatedAcknowledgement, simulatedHandOver, simulatedVerdict } from '../src/provider/simulated-asp';
 import { runOfficialSchematron } from '../src/schematron/official-schematron';
 import type { AspVerdict } from '../workflows/invoice-signals';
-import { advanceInvoiceStatus } from './invoice-status';
+import { advanceInvoiceStatus, moveInvoiceStatus } from './invoice-status';
 
 // The steps of invoiceWorkflow that touch the world. Each is safe to retry: it re-reads the persisted status and
 // does nothing when its transition already happened, so a Temporal retry after a lost reply never repeats a step.
@@ -45,11 +45,8 @@ export async function transformInvoice({ invoiceId, documentUuid }: { invoiceId:
     // The same body renders the same way every time: retrying cannot help.
     throw ApplicationFailure.nonRetryable(`PINT-AE transformation failed: ${(err as Error).message}`, 'transform_failed');
   }
-  // Filters on _id alone: FerretDB 1.x scans the whole collection for updates filtered on any other field. Only
-  // this run's workflow transforms the invoice, and it was queued a moment ago.
   await InvoiceDocument.updateOne({ _id: invoiceId }, { $set: { xml, documentUuid, run: inv.run ?? 1 } }, { upsert: true });
-  await Invoice.updateOne({ _id: invoiceId }, { $set: { documentUuid } });
-  return (await advanceInvoiceStatus({ invoiceId, to: 'transformed' })).status;
+  return (await moveInvoiceStatus(invoiceId, { status: 'queued', run: inv.run }, 'transformed', null, { documentUuid })).status;
 }
 
 export interface RuleFinding {
@@ -64,7 +61,7 @@ export interface RuleFinding {
  * when it cannot run, the native verdict stands and a note is kept in the status history.
  */
 export async function validateInvoiceDocument({ invoiceId }: { invoiceId: string }): Promise<{ status: InvoiceStatus; note: string | null }> {
-  const inv = await Invoice.findById(invoiceId, { status: 1 }).lean();
+  const inv = await Invoice.findById(invoiceId, { status: 1, run: 1 }).lean();
   if (!inv) throw notFound(invoiceId);
   if (inv.status !== 'transformed') return { status: inv.status as InvoiceStatus, note: null };
   const xml = (await InvoiceDocument.findById(invoiceId, { xml: 1 }).lean())?.xml ?? '';
@@ -91,7 +88,7 @@ export async function validateInvoiceDocument({ invoiceId }: { invoiceId: string
       details: [fatal.slice(0, 100)],
     });
   }
-  const moved = await advanceInvoiceStatus({ invoiceId, to: 'validated', reason: note });
+  const moved = await moveInvoiceStatus(invoiceId, { status: 'transformed', run: inv.run }, 'validated', note);
   return { status: moved.status, note };
 }
 
@@ -128,8 +125,7 @@ export async function deliverInvoice({ invoiceId }: { invoiceId: string }): Prom
   }
   const handOver = simulatedHandOver({ _id: inv._id, run: inv.run, body: inv.body });
   if (!handOver.accepted) return { delivered: false, reason: handOver.reason };
-  await Invoice.updateOne({ _id: invoiceId }, { $set: { aspSubmissionId: handOver.submissionId } });
-  await advanceInvoiceStatus({ invoiceId, to: 'delivered' });
+  await moveInvoiceStatus(invoiceId, { status: inv.status as InvoiceStatus, run: inv.run }, 'delivered', null, { aspSubmissionId: handOver.submissionId });
   scheduleSimulatedAcknowledgement({ _id: inv._id, body: inv.body }, handOver.submissionId, config().simulatedAspAckDelayMs);
   return { delivered: true, submissionId: handOver.submissionId };
 }

@@ -22,19 +22,35 @@ export interface StatusChangeResult {
 export async function advanceInvoiceStatus({ invoiceId, to, reason = null }: StatusChange): Promise<StatusChangeResult> {
   const current = await Invoice.findById(invoiceId, { status: 1, run: 1 }).lean();
   if (!current) throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} not found`, 'invoice_not_found');
-  const from = current.status as InvoiceStatus;
-  if (from === to) return { status: to, run: current.run ?? 1, changed: false };
+  return moveInvoiceStatus(invoiceId, { status: current.status as InvoiceStatus, run: current.run }, to, reason);
+}
+
+/**
+ * The write of a transition from the status the caller has just read (pipeline steps read the invoice anyway,
+ * so they save a read), with any fields of the step (`set`) in the same single-document update.
+ */
+export async function moveInvoiceStatus(
+  invoiceId: string,
+  current: { status: InvoiceStatus; run?: number | null },
+  to: InvoiceStatus,
+  reason: string | null = null,
+  set: Record<string, unknown> = {},
+): Promise<StatusChangeResult> {
+  const from = current.status;
+  if (from === to) {
+    if (Object.keys(set).length) await Invoice.updateOne({ _id: invoiceId }, { $set: set });
+    return { status: to, run: current.run ?? 1, changed: false };
+  }
   if (!predecessorsOf(to).includes(from)) {
     throw ApplicationFailure.nonRetryable(`illegal transition ${from} -> ${to} for invoice ${invoiceId}`, 'illegal_transition');
   }
   const run = (current.run ?? 1) + (startsNewRun(from, to) ? 1 : 0);
   const at = new Date();
-  const updated = await Invoice.findOneAndUpdate(
+  const updated = await Invoice.updateOne(
     { _id: invoiceId, status: from },
-    { $set: { status: to, reason, run }, $push: { history: { status: to, at, reason, run } } },
-    { returnDocument: 'after' },
-  ).lean();
-  if (!updated) {
+    { $set: { ...set, status: to, reason, run }, $push: { history: { status: to, at, reason, run } } },
+  );
+  if (updated.matchedCount === 0) {
     // Someone else moved it between our read and write: let Temporal retry, re-reading the new status.
     throw ApplicationFailure.retryable(`invoice ${invoiceId} changed concurrently`, 'concurrent_transition');
   }

@@ -4,12 +4,15 @@ import {
   condition,
   log,
   makeContinueAsNewFunc,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/common';
 import type * as activities from '../activities';
 import type { DeliveryResult } from '../activities/invoice-pipeline';
 import type { InvoiceStatus } from '../src/db/models/invoice';
@@ -21,28 +24,46 @@ import { fireStatusWebhook } from './webhook-delivery';
 // MongoDB holds the status (forward-only, with history); this code only decides the next step, and mirrors
 // each status into the InvoiceStatus search attribute for the Web UI.
 
-// Status writes: quick, and worth retrying through a database blip.
-const { advanceInvoiceStatus, beginInvoiceRun, reserveDeliveryCredit } = proxyActivities<typeof activities>({
+// Each step's timeouts and retries. Since the `local-steps` patch, the steps run as local activities: they take
+// milliseconds, and as normal activities each cost a schedule/start/complete round trip and a workflow task
+// through the Temporal server (about 60 history events an invoice). As local activities the steps up to the
+// hand-over run in one workflow task and appear in the history as one marker each (named, with their
+// result: the Web UI lists them as local activities). Histories from before the patch replay on the old path.
+const STATUS_WRITES: ActivityOptions = {
+  // quick, and worth retrying through a database blip
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
-});
-// Rendering is CPU only; a failure that is not about the body is a crashed worker, retried a few times.
-const { transformInvoice } = proxyActivities<typeof activities>({
+};
+const TRANSFORM: ActivityOptions = {
+  // CPU only; a failure that is not about the body is a crashed worker, retried a few times
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
-});
-// Native rules take milliseconds; the official Schematron has its own budget (PINT_AE_SCHEMATRON_BUDGET_MS,
-// keep it well under this timeout).
-const { validateInvoiceDocument } = proxyActivities<typeof activities>({
+};
+const VALIDATE: ActivityOptions = {
+  // native rules take milliseconds; the official Schematron has its own budget (PINT_AE_SCHEMATRON_BUDGET_MS,
+  // keep it well under this timeout)
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
-});
-// Talking to the ASP: transport failures are retried with backoff for up to a day before the invoice is rejected.
-const { deliverInvoice, pollAspVerdict } = proxyActivities<typeof activities>({
+};
+const ASP: ActivityOptions = {
+  // talking to the ASP: transport failures are retried with backoff for up to a day before the invoice is rejected
   startToCloseTimeout: '1 minute',
   scheduleToCloseTimeout: '24 hours',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
+};
+
+/** The pipeline's steps, as local activities (`local`) or as activities (histories from before the patch). */
+function pipelineSteps(local: boolean) {
+  const proxy = (opts: ActivityOptions & LocalActivityOptions) => (local ? proxyLocalActivities<typeof activities>(opts) : proxyActivities<typeof activities>(opts));
+  const { advanceInvoiceStatus, beginInvoiceRun, reserveDeliveryCredit } = proxy(STATUS_WRITES);
+  const { transformInvoice } = proxy(TRANSFORM);
+  const { validateInvoiceDocument } = proxy(VALIDATE);
+  const { deliverInvoice, pollAspVerdict } = proxy(ASP);
+  return { advanceInvoiceStatus, beginInvoiceRun, reserveDeliveryCredit, transformInvoice, validateInvoiceDocument, deliverInvoice, pollAspVerdict };
+}
+
+/** Marks histories whose steps are local activities and whose InvoiceStatus is written once per workflow task. */
+export const LOCAL_STEPS_PATCH = 'local-steps';
 
 export interface InvoiceWorkflowInput {
   invoiceId: string;
@@ -70,19 +91,34 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   setHandler(creditsAvailableSignal, () => void (creditsToppedUp = true));
   setHandler(acknowledgedSignal, (v) => void verdicts.set(v.submissionId, v));
 
+  const local = patched(LOCAL_STEPS_PATCH);
+  const { advanceInvoiceStatus, beginInvoiceRun, reserveDeliveryCredit, transformInvoice, validateInvoiceDocument, deliverInvoice, pollAspVerdict } = pipelineSteps(local);
+  // InvoiceStatus mirrors the stored status. Each upsert is a command and a visibility write, so (patched runs)
+  // it is written when the workflow is about to wait or end, not for the milliseconds-long states in between.
+  let shown: InvoiceStatus | 'unknown' = 'unknown';
+  const publish = () => {
+    if (current === 'unknown' || current === shown) return;
+    shown = current;
+    upsertSearchAttributes([{ key: InvoiceStatusKey, value: current }]);
+  };
   const show = (status: InvoiceStatus) => {
     current = status;
+    if (local) return;
+    shown = status; // histories from before the patch: one upsert per step, as they were recorded
     upsertSearchAttributes([{ key: InvoiceStatusKey, value: status }]);
   };
+  const wait = (fn: () => boolean, timeoutMs?: number) => (publish(), timeoutMs === undefined ? condition(fn) : condition(fn, timeoutMs));
   const advance = async (to: InvoiceStatus, reason: string | null = null) => show((await advanceInvoiceStatus({ invoiceId, to, reason })).status);
+  const announce = (status: 'delivered' | 'rejected', reason: string | null) => fireStatusWebhook({ invoiceId, status, reason }, { local });
   const reject = async (reason: string) => {
     await advance('rejected', reason);
-    await fireStatusWebhook({ invoiceId, status: 'rejected', reason });
+    await announce('rejected', reason);
   };
 
   if (input.reservedDelivered) {
     show('delivered');
-    await fireStatusWebhook({ invoiceId, status: 'delivered', reason: null });
+    await announce('delivered', null);
+    publish();
     return 'delivered';
   }
 
@@ -103,13 +139,14 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
         result = await deliverInvoice({ invoiceId });
       } catch (err) {
         // Refused for good (non-retryable) or still failing after a day of retries: the partner may retry.
-        if (!(err instanceof ActivityFailure) || applicationFailure(err, DROPPED_WHEN_MISSING)) throw err;
+        // (a local activity's failure arrives as the ApplicationFailure itself, not wrapped in an ActivityFailure)
+        if (!(err instanceof ActivityFailure || err instanceof ApplicationFailure) || applicationFailure(err, DROPPED_WHEN_MISSING)) throw err;
         return reject(`delivery failed: ${(err.cause ?? err).message}`);
       }
       if (!result.delivered) return reject(result.reason);
       submissionId = result.submissionId;
       show('delivered');
-      await fireStatusWebhook({ invoiceId, status: 'delivered', reason: null });
+      await announce('delivered', null);
     };
 
     for (;;) {
@@ -142,16 +179,18 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
           const verdict = await awaitVerdict(submissionId);
           if (verdict.status === 'acknowledged') {
             await advance('acknowledged'); // acknowledged collapses into delivered: no second webhook
+            publish();
             return 'acknowledged';
           }
           await reject(verdict.reason ?? 'rejected by the authority');
           break;
         }
         case 'acknowledged':
+          publish();
           return 'acknowledged';
         case 'rejected':
         case 'blocked_no_credit':
-          await condition(() => retryRequested || (current === 'blocked_no_credit' && creditsToppedUp));
+          await wait(() => retryRequested || (current === 'blocked_no_credit' && creditsToppedUp));
           if (retryRequested) {
             // A new run: its history starts clean and shows each pipeline run apart.
             const next = makeContinueAsNewFunc<typeof invoiceWorkflow>({ typedSearchAttributes: workflowInfo().typedSearchAttributes });
@@ -175,7 +214,7 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     if (!submissionId) throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} is delivered without an ASP submission id`, 'unexpected_status');
     let waitMs = input.ackFallbackMs;
     for (;;) {
-      await condition(() => verdicts.has(submissionId) || retryRequested, waitMs);
+      await wait(() => verdicts.has(submissionId) || retryRequested, waitMs);
       const signalled = verdicts.get(submissionId);
       if (signalled) return signalled;
       retryRequested = false;
@@ -186,7 +225,7 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   }
 }
 
-/** The ApplicationFailure behind an activity failure (optionally only of one type). */
+/** The ApplicationFailure behind an activity failure, or a local activity's own (optionally only of one type). */
 function applicationFailure(err: unknown, type?: string): ApplicationFailure | undefined {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (!(cause instanceof ApplicationFailure)) return undefined;

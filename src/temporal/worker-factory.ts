@@ -9,8 +9,8 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   return bundle;
 }
 
-export async function createWorker(opts: { address: string; namespace: string; taskQueue: string }): Promise<Worker> {
-  const connection = await NativeConnection.connect({ address: opts.address });
+export async function createWorker(opts: { address: string; namespace: string; taskQueue: string; connection?: NativeConnection }): Promise<Worker> {
+  const connection = opts.connection ?? (await NativeConnection.connect({ address: opts.address }));
   return Worker.create({
     connection,
     namespace: opts.namespace,
