@@ -130,7 +130,9 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
 
     /** validated, or blocked_no_credit after a top-up: charge the credit, hand over, announce delivered. */
     const creditThenDeliver = async () => {
-      if (!(await reserveDeliveryCredit({ invoiceId })).ok) {
+      // Test mode is free (patched runs skip the step; it answered ok for test mode anyway).
+      const charged = local && input.mode === 'test' ? { ok: true } : await reserveDeliveryCredit({ invoiceId });
+      if (!charged.ok) {
         if (current !== 'blocked_no_credit') await advance('blocked_no_credit', 'no delivery credit left for this SME; a top-up resumes delivery, or retry');
         return;
       }

@@ -48,8 +48,9 @@ export async function runIdempotent(opts: RunIdempotentOptions): Promise<Idempot
   for (let attempt = 0; attempt < 5; attempt++) {
     const owner = randomUUID();
     const now = Date.now();
+    let recordId: unknown;
     try {
-      await IdempotencyRecord.create({
+      ({ _id: recordId } = await IdempotencyRecord.create({
         scope: opts.scope,
         key: opts.key,
         requestHash: opts.requestHash,
@@ -57,14 +58,14 @@ export async function runIdempotent(opts: RunIdempotentOptions): Promise<Idempot
         owner,
         lockedUntil: new Date(now + IN_FLIGHT_LEASE_MS),
         expiresAt: new Date(now + IDEMPOTENCY_TTL_MS),
-      });
+      }));
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
       const existing = await existingOutcome(opts, now);
       if (existing === 'retry') continue;
       return existing;
     }
-    return executeAndStore(opts, owner);
+    return executeAndStore(opts, { _id: recordId, owner });
   }
   // Only reachable when records keep vanishing and reappearing under us: a busy key, answer as in flight.
   throw inProgress(opts.key);
@@ -98,19 +99,25 @@ async function existingOutcome(opts: RunIdempotentOptions, now: number): Promise
   return { status: response.status, body: response.body ?? '', contentType: response.contentType ?? '', replayed: true };
 }
 
-async function executeAndStore(opts: RunIdempotentOptions, owner: string): Promise<IdempotentResult> {
+/** Our record: its _id (writes by _id lock one document in the store, not the collection) and our owner token. */
+interface OwnRecord {
+  _id: unknown;
+  owner: string;
+}
+
+async function executeAndStore(opts: RunIdempotentOptions, mine: OwnRecord): Promise<IdempotentResult> {
   let response: StoredResponse;
   try {
     response = await opts.execute();
   } catch (err) {
     if (!isReplayableProblem(err)) {
-      await release(opts, owner);
+      await release(mine);
       throw err;
     }
     response = { status: err.status, body: JSON.stringify(err.toBody()), contentType: PROBLEM_CONTENT_TYPE };
   }
   const stored = await IdempotencyRecord.updateOne(
-    { scope: opts.scope, key: opts.key, owner, state: 'in_flight' },
+    { _id: mine._id, owner: mine.owner, state: 'in_flight' },
     { $set: { state: 'completed', response, lockedUntil: null } },
   );
   if (stored.matchedCount === 0) {
@@ -120,8 +127,8 @@ async function executeAndStore(opts: RunIdempotentOptions, owner: string): Promi
   return { ...response, replayed: false };
 }
 
-async function release(opts: RunIdempotentOptions, owner: string): Promise<void> {
-  await IdempotencyRecord.deleteOne({ scope: opts.scope, key: opts.key, owner, state: 'in_flight' }).catch(() => {});
+async function release(mine: OwnRecord): Promise<void> {
+  await IdempotencyRecord.deleteOne({ _id: mine._id, owner: mine.owner, state: 'in_flight' }).catch(() => {});
 }
 
 function isReplayableProblem(err: unknown): err is ProblemError {

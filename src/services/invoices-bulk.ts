@@ -29,7 +29,7 @@ export interface BulkRequest {
 }
 
 /** Items run a few at a time: enough to overlap database and Temporal round trips, few enough to stay fair. */
-const ITEM_CONCURRENCY = 8;
+const ITEM_CONCURRENCY = 16;
 
 export async function submitBulk(req: BulkRequest): Promise<{ response: BulkResponse; allReplayed: boolean }> {
   // Items that share a number (and year) run in index order, so the first one wins it, every time.

@@ -1,0 +1,335 @@
+// npm run bench:e2e — the whole pipeline as deployed: API and worker as separate processes, test mode.
+//
+// Provisions throw-away Temporal and MongoDB-compatible servers (scripts/infra, as the tests do), starts
+// `tsx src/server.ts` and `tsx src/worker.ts` on a fresh task queue (their output goes to files in a temp dir),
+// and, after an unreported warm-up of 100 invoices, measures (each phase with its own SME, to tell them apart):
+//   (a) burst:  BENCH_BURST_INVOICES (2,000) POSTed in bulk requests of 100 by 4 clients, until all are acknowledged;
+//   (b) steady: single POSTs at 10 a second, open loop, for BENCH_STEADY_SECONDS (60), until all are acknowledged;
+//   (c) growth: BENCH_GROWTH_INVOICES (100,000) acknowledged invoices inserted straight into the store, then (a) again
+//       (BENCH_SKIP_GROWTH=1 skips it).
+// Per phase: accepted and acknowledged invoices/s, created -> acknowledged p50/p99 (from each invoice's stored
+// history), warnings/errors/activity failures in the API and worker logs, invoices lost or duplicated, and CPU by
+// process (store, Temporal, API, worker, this load generator, rest of the machine) from /proc. Waiting is capped
+// at BENCH_PHASE_LIMIT_S (300 s) per phase. Ends with the figures beside their targets. Exits non-zero only if the
+// bench itself failed (a child died, provisioning failed), never for a missed target.
+//   BENCH_BURST_INVOICES=200 BENCH_STEADY_SECONDS=10 BENCH_SKIP_GROWTH=1 npm run bench:e2e   (a quick look)
+import './quiet-logs';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { provisionInfra, type Infra } from '../infra';
+import { freePort } from '../infra/net';
+import { connectMongo, disconnectMongo } from '../../src/db/connection';
+import { Invoice } from '../../src/db/models';
+import { connectSme, createPartner, updatePartner } from '../../src/services/admin';
+import { logIssuesSince, logSize, startChild, waitForApi, waitForWorker, type Child, type LogIssues } from './e2e-procs';
+import { cmdlineOf, cpuSeconds, machineBusySeconds, type CpuGroup } from './proc-cpu';
+
+const env = process.env;
+const BURST = Number(env.BENCH_BURST_INVOICES || 2000);
+const STEADY_SECONDS = Number(env.BENCH_STEADY_SECONDS || 60);
+const STEADY_INTERVAL_MS = 100; // 10 invoices/s
+const GROWTH = Number(env.BENCH_GROWTH_INVOICES || 100_000);
+const SKIP_GROWTH = env.BENCH_SKIP_GROWTH === '1';
+const LIMIT_MS = Number(env.BENCH_PHASE_LIMIT_S || 300) * 1000;
+const TRNS = ['100123456700003', '100223456700003', '100323456700003', '100423456700003'];
+const WARM_UP = 100; // invoices through the pipeline before (a), not reported: JIT, connection pools, Temporal caches
+const TEMPLATE = JSON.parse(fs.readFileSync(path.join(__dirname, '../../test/fixtures/bodies/01-tax-invoice-minimal.json'), 'utf8'));
+
+interface Sme { smeId: string; trn: string; headers: Record<string, string> }
+interface Load { ids: string[]; refused: number; lastResponseAt: number; postMs: number[] }
+interface Phase {
+  name: string; requested: number; accepted: number; refused: number; acknowledged: number; capped: boolean;
+  acceptedPerS: number; acknowledgedPerS: number; p50: number; p99: number; postP50: number; postP99: number;
+  lost: number; dupNumbers: number; dupDelivered: number; seconds: number; cpu: Record<string, number>; issues: LogIssues;
+}
+
+let base = '';
+let children: Child[] = [];
+let cpuGroups: CpuGroup[] = [];
+let serial = 0;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+const percentile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))] : NaN);
+const note = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+/** Fails as soon as a child process dies, instead of waiting for invoices that will never move. */
+const guarded = <T>(p: Promise<T>) => Promise.race([p, ...children.map((c) => c.died)]);
+
+function invoiceBody(sme: Sme, phase: string): Record<string, unknown> {
+  const b = structuredClone(TEMPLATE);
+  b.trn = b.seller.trn = sme.trn;
+  b.number = `E2E-${phase}-${process.pid}-${++serial}`;
+  return b;
+}
+
+async function post(pathname: string, sme: Sme, payload: unknown): Promise<{ status: number; json: any; ms: number }> {
+  const t = performance.now();
+  const res = await fetch(`${base}${pathname}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID(), ...sme.headers },
+    body: JSON.stringify(payload),
+  });
+  const json = await res.json().catch(() => null);
+  return { status: res.status, json, ms: performance.now() - t };
+}
+
+/** Bulk requests of 100 from 4 clients; no new request after the deadline. */
+async function burstLoad(sme: Sme, phase: string, total: number, deadline: number): Promise<Load> {
+  const load: Load = { ids: [], refused: 0, lastResponseAt: Date.now(), postMs: [] };
+  const batches = Array.from({ length: Math.ceil(total / 100) }, (_, i) => Math.min(100, total - i * 100));
+  const client = async () => {
+    for (let size = batches.shift(); size !== undefined && Date.now() < deadline; size = batches.shift()) {
+      const res = await post('/v1/partner/invoices/bulk', sme, { invoices: Array.from({ length: size }, () => invoiceBody(sme, phase)) }).catch(() => null);
+      if (!res) {
+        load.refused += size; // network error: counted, not fatal (a dead API ends the bench through `guarded`)
+        continue;
+      }
+      const ok = ((res.json?.results ?? []) as { ok: boolean; invoiceId?: string; status?: string }[]).filter((r) => r.ok && r.status === 'queued');
+      load.ids.push(...ok.map((r) => r.invoiceId!));
+      load.refused += size - ok.length;
+      load.postMs.push(res.ms);
+      load.lastResponseAt = Date.now();
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, client));
+  return load;
+}
+
+/** Open loop: one single POST every STEADY_INTERVAL_MS whatever the responses do. */
+async function steadyLoad(sme: Sme, phase: string, seconds: number): Promise<Load> {
+  const load: Load = { ids: [], refused: 0, lastResponseAt: Date.now(), postMs: [] };
+  const start = Date.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < (seconds * 1000) / STEADY_INTERVAL_MS; i++) {
+    await sleep(start + i * STEADY_INTERVAL_MS - Date.now());
+    const sent = post('/v1/partner/invoices', sme, invoiceBody(sme, phase)).then(
+      (res) => {
+        if (res.status === 201 && res.json?.status === 'queued') load.ids.push(res.json.invoiceId);
+        else load.refused++;
+        load.postMs.push(res.ms);
+        load.lastResponseAt = Date.now();
+      },
+      () => void load.refused++,
+    );
+    inFlight.push(sent);
+  }
+  await Promise.all(inFlight);
+  return load;
+}
+
+const IN_PIPELINE = ['queued', 'transformed', 'validated', 'delivered'] as const;
+
+/**
+ * Waits until none of the SME's invoices is still in the pipeline, or the deadline. Cheap on FerretDB 1.x, which
+ * pushes equality filters down to the backend but scans the whole collection for `_id: {$in}`: one `exists` per
+ * status, and an exact count only for the progress line every 10 s. Returns true when the deadline cut it short.
+ */
+async function waitAcknowledged(smeId: string, accepted: number, deadline: number): Promise<boolean> {
+  let lastNote = Date.now();
+  const pending = async () => {
+    for (const status of IN_PIPELINE) if (await Invoice.exists({ smeId, status })) return true;
+    return false;
+  };
+  while (Date.now() < deadline) {
+    if (!(await pending())) return false;
+    if (Date.now() - lastNote > 10_000) (lastNote = Date.now()), note(`${await Invoice.countDocuments({ smeId, status: 'acknowledged' })} of ${accepted} acknowledged`);
+    await sleep(1000);
+  }
+  return pending();
+}
+
+/** What the store says about the phase's SME: latencies, last acknowledgement, lost and duplicated invoices. */
+async function inspect(smeId: string, ids: string[]) {
+  const docs = await Invoice.find({ smeId }, { number: 1, status: 1, createdAt: 1, history: 1 }).lean();
+  const byId = new Map(docs.map((d) => [d._id as string, d]));
+  const acked = docs.filter((d) => d.status === 'acknowledged');
+  const ackAt = (d: (typeof docs)[number]) => new Date(d.history.find((h) => h.status === 'acknowledged')!.at).getTime();
+  const latencies = acked.map((d) => ackAt(d) - new Date(d.createdAt as Date).getTime()).sort((a, b) => a - b);
+  const perNumber = new Map<string, number>();
+  for (const d of docs) perNumber.set(d.number, (perNumber.get(d.number) ?? 0) + 1);
+  const deliveredTwice = docs.filter((d) => {
+    const runs = d.history.filter((h) => h.status === 'delivered').map((h) => h.run);
+    return new Set(runs).size < runs.length;
+  });
+  return {
+    acknowledged: acked.length,
+    lastAckAt: Math.max(...acked.map(ackAt)),
+    latencies,
+    lost: ids.filter((id) => byId.get(id)?.status !== 'acknowledged').length,
+    dupNumbers: [...perNumber.values()].reduce((n, c) => n + c - 1, 0),
+    dupDelivered: deliveredTwice.length,
+  };
+}
+
+async function runPhase(name: string, sme: Sme, requested: number, load: (deadline: number) => Promise<Load>): Promise<Phase> {
+  note(`${name}: starting`);
+  const offsets = children.map(logSize);
+  const cpu0 = { ...cpuSeconds(cpuGroups), machine: machineBusySeconds() };
+  const start = Date.now();
+  const loaded = await guarded(load(start + LIMIT_MS));
+  note(`${name}: ${loaded.ids.length} accepted in ${fmt((loaded.lastResponseAt - start) / 1000)} s; waiting for acknowledgements`);
+  const capped = await guarded(waitAcknowledged(sme.smeId, loaded.ids.length, loaded.lastResponseAt + LIMIT_MS));
+  const cpu1 = { ...cpuSeconds(cpuGroups), machine: machineBusySeconds() };
+  const seconds = (Date.now() - start) / 1000;
+  const found = await inspect(sme.smeId, loaded.ids);
+  const postMs = loaded.postMs.sort((a, b) => a - b);
+  return {
+    name, requested, capped, seconds, accepted: loaded.ids.length, refused: loaded.refused, acknowledged: found.acknowledged,
+    acceptedPerS: loaded.ids.length / ((loaded.lastResponseAt - start) / 1000),
+    acknowledgedPerS: found.acknowledged / ((found.lastAckAt - start) / 1000),
+    p50: percentile(found.latencies, 0.5) / 1000, p99: percentile(found.latencies, 0.99) / 1000,
+    postP50: percentile(postMs, 0.5), postP99: percentile(postMs, 0.99),
+    lost: found.lost, dupNumbers: found.dupNumbers, dupDelivered: found.dupDelivered,
+    cpu: cpuUsed(cpu0, cpu1),
+    issues: logIssuesSince(children, offsets),
+  };
+}
+
+/** CPU seconds per group over the phase, and the rest of the machine (other users of the host skew the figures). */
+function cpuUsed(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const used = Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]]));
+  const { machine, ...ours } = used;
+  return { ...ours, 'rest of the machine (not ours)': machine - Object.values(ours).reduce((a, b) => a + b, 0) };
+}
+
+function printPhase(p: Phase): void {
+  console.log(`\n${p.name}`);
+  console.log(`  ${p.accepted} of ${p.requested} accepted (${p.refused} refused or not queued): ${fmt(p.acceptedPerS)} invoices/s accepted; request latency p50 ${fmt(p.postP50, 0)} ms, p99 ${fmt(p.postP99, 0)} ms`);
+  console.log(`  ${p.acknowledged} acknowledged: ${fmt(p.acknowledgedPerS)} invoices/s acknowledged${p.capped ? ` — WAIT CAPPED at BENCH_PHASE_LIMIT_S: ${p.acknowledged} of ${p.accepted} got there` : ''}`);
+  console.log(`  created -> acknowledged: p50 ${fmt(p.p50, 2)} s, p99 ${fmt(p.p99, 2)} s`);
+  console.log(`  lost ${p.lost} (accepted, not acknowledged at the end), duplicated numbers ${p.dupNumbers}, delivered twice in a run ${p.dupDelivered}`);
+  console.log(`  log warnings/errors ${p.issues.entries}, activity failures ${p.issues.activityFailures} (storage-related ${p.issues.storageActivityFailures})`);
+  for (const s of p.issues.samples) console.log(`    ${s}`);
+  console.log(`  ${`CPU over ${fmt(p.seconds)} s, ${os.cpus().length} cores`.padEnd(38)}${'cpu-s'.padStart(8)}${'% core'.padStart(9)}${'ms/ack'.padStart(9)}`);
+  for (const [k, v] of Object.entries(p.cpu)) console.log(`    ${k.padEnd(36)}${fmt(v, 2).padStart(8)}${fmt((100 * v) / p.seconds, 0).padStart(9)}${fmt((1000 * v) / p.acknowledged).padStart(9)}`);
+}
+
+/** BENCH_GROWTH_INVOICES acknowledged invoices, copies of a real one, over four SMEs (two of them ours). */
+async function seedGrowth(template: Record<string, any>, owners: { partnerId: string; smeId: string }[]): Promise<number> {
+  const start = Date.now();
+  const now = Date.now();
+  for (let done = 0; done < GROWTH; done += 1000) {
+    const docs = Array.from({ length: Math.min(1000, GROWTH - done) }, (_, j) => {
+      const i = done + j;
+      const createdAt = new Date(now - Math.random() * 30 * 86_400_000);
+      const shift = createdAt.getTime() - new Date(template.createdAt).getTime();
+      const number = `SEED-${process.pid}-${i}`;
+      const history = template.history.map((h: { at: Date }) => ({ ...h, at: new Date(new Date(h.at).getTime() + shift) }));
+      return { ...template, ...owners[i % owners.length], _id: randomUUID(), number, body: { ...template.body, number }, history, createdAt, updatedAt: history[history.length - 1].at };
+    });
+    await Invoice.collection.insertMany(docs as any[], { ordered: false });
+  }
+  return (Date.now() - start) / 1000;
+}
+
+function printTargets(a: Phase, b: Phase, c: Phase | null, phases: Phase[]): void {
+  const storage = phases.reduce((n, p) => n + p.issues.storageActivityFailures, 0);
+  const lost = phases.reduce((n, p) => n + p.lost, 0);
+  const dup = phases.reduce((n, p) => n + p.dupNumbers + p.dupDelivered, 0);
+  const ratio = c ? (100 * c.acknowledgedPerS) / a.acknowledgedPerS : NaN;
+  const rows: [string, string, string, boolean | null][] = [
+    ['(a) burst acknowledged/s', fmt(a.acknowledgedPerS), '>= 20 (aim 50)', a.acknowledgedPerS >= 20],
+    ['(b) steady p50 created->acknowledged', `${fmt(b.p50, 2)} s`, '< 2 s', b.p50 < 2],
+    ['(b) steady p99', `${fmt(b.p99, 2)} s`, '< 5 s', b.p99 < 5],
+    ['(c) growth acknowledged/s vs (a)', c ? `${fmt(ratio, 0)} %` : 'skipped', '>= 80 %', c ? ratio >= 80 : null],
+    ['activity failures caused by storage', String(storage), '0', storage === 0],
+    ['lost / duplicated', `${lost} / ${dup}`, '0 / 0', lost === 0 && dup === 0],
+  ];
+  console.log(`\n${'target'.padEnd(41)}${'measured'.padEnd(14)}${'target'.padEnd(16)}met`);
+  for (const [what, got, want, met] of rows) console.log(`${what.padEnd(41)}${got.padEnd(14)}${want.padEnd(16)}${met === null ? '-' : met ? 'yes' : 'NO'}`);
+}
+
+let infra: Infra | undefined;
+let stopping: Promise<void> | undefined;
+let interrupted = false;
+
+/** Children first (they use the servers), then the servers; every caller waits for the same run. */
+function stopAll(): Promise<void> {
+  stopping ??= (async () => {
+    await Promise.all(children.map((c) => c.stop()));
+    await disconnectMongo().catch(() => {});
+    await infra?.stop();
+  })();
+  return stopping;
+}
+
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    note(`${signal}: stopping the API, the worker and the servers`);
+    void stopAll().finally(() => process.exit(code)); // (during provisioning, exit handlers kill the servers)
+  });
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  infra = await provisionInfra('test');
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-e2e-'));
+  try {
+    await connectMongo(infra.mongo.uri);
+    const port = await freePort();
+    const taskQueue = `bench-e2e-${randomUUID().slice(0, 8)}`;
+    const childEnv = { ...env, MONGODB_URI: infra.mongo.uri, TEMPORAL_ADDRESS: infra.temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, PORT: String(port), LOG_LEVEL: 'warn' };
+    base = `http://127.0.0.1:${port}`;
+    // BENCH_PROFILE=1: V8 CPU profiles of the API and the worker (.cpuprofile in the log folder, written at exit).
+    const profiled = (name: string) => (env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${logDir}/${name}-profile`] : []);
+    const worker = startChild('worker', 'src/worker.ts', childEnv, logDir, profiled('worker'));
+    const api = startChild('api', 'src/server.ts', childEnv, logDir, profiled('api'));
+    children = [api, worker];
+    await waitForApi(base, api);
+    await waitForWorker(infra.temporal.address, taskQueue, worker);
+    // PostgreSQL backends name their database in their process title; the server's own processes (and other
+    // databases' backends, e.g. tests running beside us) are shown apart.
+    const pgDatabase = /postgresql-url=\S*\/([^/?\s]+)/.exec(cmdlineOf(infra.mongo.pid))?.[1];
+    cpuGroups = [
+      { name: 'store: FerretDB', roots: [infra.mongo.pid] },
+      ...(pgDatabase ? [{ name: 'store: postgres, our database', comm: 'postgres', cmdline: ` ${pgDatabase} ` }] : []),
+      { name: 'postgres: shared + other databases', comm: 'postgres' },
+      { name: 'Temporal', roots: [infra.temporal.pid] },
+      { name: 'API', roots: [api.proc.pid] },
+      { name: 'worker', roots: [worker.proc.pid] },
+      { name: 'bench (load generator)', self: true },
+    ];
+    const partner = await createPartner({ name: 'Bench ERP e2e', mode: 'test' });
+    await updatePartner(partner.partnerId, { rateLimitPerMinute: 1_000_000_000 }); // measure the work, not the budget
+    const sme = async (trn: string): Promise<Sme> => {
+      const s = await connectSme({ partnerId: partner.partnerId, trn, name: `Bench SME ${trn}` });
+      return { smeId: s.smeId, trn, headers: { 'X-API-Key': partner.apiKey, 'X-API-Secret': partner.apiSecret, 'x-erp-partner-secret': s.connectionSecret } };
+    };
+    console.log(`\nStorage: ${infra.mongo.how}\nTemporal: ${infra.temporal.how}\nLogs of the API and worker: ${logDir}\nCPUs: ${os.cpus().length}`);
+
+    const [smeA, smeB, smeC, smeWarm] = [await sme(TRNS[0]), await sme(TRNS[1]), await sme(TRNS[2]), await sme(TRNS[3])];
+    await runPhase(`warm-up: ${WARM_UP} invoices (not reported)`, smeWarm, WARM_UP, (d) => burstLoad(smeWarm, 'w', WARM_UP, d));
+    const a = await runPhase(`(a) burst: ${BURST} invoices, bulk 100 per request, 4 clients`, smeA, BURST, (d) => burstLoad(smeA, 'a', BURST, d));
+    printPhase(a);
+    const steadyCount = (STEADY_SECONDS * 1000) / STEADY_INTERVAL_MS;
+    const b = await runPhase(`(b) steady: single POSTs at ${1000 / STEADY_INTERVAL_MS}/s for ${STEADY_SECONDS} s`, smeB, steadyCount, () => steadyLoad(smeB, 'b', STEADY_SECONDS));
+    printPhase(b);
+    let c: Phase | null = null;
+    if (!SKIP_GROWTH) {
+      const template = await Invoice.collection.findOne({ smeId: smeA.smeId, status: 'acknowledged' });
+      if (!template) throw new Error('growth: no acknowledged invoice from (a) to copy');
+      const owners = [smeA, smeB, { smeId: randomUUID() }, { smeId: randomUUID() }].map((s, i) => ({ partnerId: i < 2 ? partner.partnerId : randomUUID(), smeId: s.smeId }));
+      note(`seeding ${GROWTH} invoices`);
+      const seedS = await guarded(seedGrowth(template, owners));
+      console.log(`\n(c) growth: ${GROWTH} acknowledged invoices (history of ${template.history.length}) inserted in ${fmt(seedS)} s (${fmt(GROWTH / seedS, 0)}/s); ${await Invoice.estimatedDocumentCount()} invoices stored`);
+      c = await runPhase(`(c) burst again on the grown store: ${BURST} invoices`, smeC, BURST, (d) => burstLoad(smeC, 'c', BURST, d));
+      printPhase(c);
+      console.log(`  vs (a): acknowledged/s ${fmt((100 * c.acknowledgedPerS) / a.acknowledgedPerS, 0)} %, accepted/s ${fmt((100 * c.acceptedPerS) / a.acceptedPerS, 0)} %, p50 ${fmt(c.p50 / a.p50, 2)}x, p99 ${fmt(c.p99 / a.p99, 2)}x`);
+    }
+    printTargets(a, b, c, [a, b, ...(c ? [c] : [])]);
+    console.log(`\nTotal benchmark time ${fmt((Date.now() - started) / 1000, 0)} s.`);
+  } finally {
+    await stopAll();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    if (interrupted) return; // the signal handler exits once everything is stopped
+    console.error(err);
+    process.exit(1);
+  },
+);
