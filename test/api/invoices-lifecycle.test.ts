@@ -10,6 +10,7 @@ import { describeWhenStatus, getInvoice, invoiceBody, postInvoice, waitForStatus
 import { newPartner, randomTrn, type TestPartner } from '../helpers/partners';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 import { ensureWorker, stopWorker } from '../helpers/worker';
+import { stepNames } from '../helpers/history';
 
 const del = (p: TestPartner, id: string, key = randomUUID()) => call('DELETE', `/v1/partner/invoices/${id}`, { headers: { ...p.headers, 'Idempotency-Key': key } });
 const retry = (p: TestPartner, id: string, key = randomUUID()) => call('POST', `/v1/partner/invoices/${id}/retry`, { headers: { ...p.headers, 'Idempotency-Key': key } });
@@ -252,9 +253,10 @@ describe('invoice lifecycle: DELETE and retry (SPEC 3.1, 4.1, 8)', function () {
       const { body } = await postInvoice(p, invoiceBody(p, (b) => (b.buyer.name += ' [asp:no-ack]')));
       await waitForStatus(p, body.invoiceId, 'acknowledged');
       const client = await temporalClient();
-      const history = await client.workflow.getHandle(invoiceWorkflowId(body.invoiceId)).fetchHistory();
-      const activities = history.events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
-      expect(activities).to.include('pollAspVerdict');
+      const handle = client.workflow.getHandle(invoiceWorkflowId(body.invoiceId));
+      await handle.result(); // the steps' markers are recorded when their workflow task completes
+      const history = await handle.fetchHistory();
+      expect(stepNames(history)).to.include('pollAspVerdict');
       const signals = history.events!.filter((e) => e.workflowExecutionSignaledEventAttributes);
       expect(signals).to.have.length(0);
     });

@@ -15,6 +15,7 @@ import { creditsAvailableSignal } from '../../workflows/invoice-signals';
 import { describeWhenStatus, getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
 import { newPartner, type TestPartner } from '../helpers/partners';
 import { ensureWorker } from '../helpers/worker';
+import { stepNames } from '../helpers/history';
 
 const SCHEMATRON_DIR = path.resolve(__dirname, '../../../shared/pint-ae/schematron');
 const HISTORIES = path.resolve(__dirname, '../fixtures/histories');
@@ -163,5 +164,22 @@ describe('invoiceWorkflow (real Temporal, real MongoDB)', function () {
       expect((await getInvoice(p, body.invoiceId)).body.status).to.equal('acknowledged');
       await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, await handle.fetchHistory(), handle.workflowId);
     });
+  });
+
+  it('an acknowledged run shows each step by name, as local activities, in a short history', async () => {
+    const p = await newPartner();
+    const { body } = await postInvoice(p, invoiceBody(p));
+    const client = await temporalClient();
+    const handle = client.workflow.getHandle(invoiceWorkflowId(body.invoiceId));
+    expect(await handle.result()).to.equal('acknowledged');
+    const history = await handle.fetchHistory();
+    expect(stepNames(history)).to.deep.equal(['beginInvoiceRun', 'transformInvoice', 'validateInvoiceDocument', 'deliverInvoice', 'createWebhookDelivery', 'advanceInvoiceStatus']);
+    const events = history.events ?? [];
+    expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).to.have.length(0);
+    expect(events.filter((e) => e.workflowTaskCompletedEventAttributes).length).to.be.at.most(3);
+    // InvoiceStatus is written when the run waits (delivered) and when it ends (acknowledged)
+    const statusWrites = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.InvoiceStatus);
+    expect(statusWrites).to.have.length(2);
+    expect(events.length).to.be.below(25); // 21 today; 58 before the steps became local activities
   });
 });
