@@ -7,7 +7,7 @@ import { validatePintAeNative } from '../src/pint-ae/rules';
 import { scheduleSimulatedAcknowledgement, simulatedHandOver, simulatedVerdict } from '../src/provider/simulated-asp';
 import { runOfficialSchematron } from '../src/schematron/official-schematron';
 import type { AspVerdict } from '../workflows/invoice-signals';
-import { advanceInvoiceStatus, moveInvoiceStatus } from './invoice-status';
+import { advanceInvoiceStatus, moveInvoiceStatus, tryMove } from './invoice-status';
 
 // The steps of invoiceWorkflow that touch the world. Each is safe to retry: it re-reads the persisted status and
 // does nothing when its transition already happened, so a Temporal retry after a lost reply never repeats a step.
@@ -60,10 +60,15 @@ export interface RuleFinding {
  * rejects the invoice). The official Schematron, when configured, runs in a thread with a budget; past it, or
  * when it cannot run, the native verdict stands and a note is kept in the status history.
  */
-export async function validateInvoiceDocument({ invoiceId }: { invoiceId: string }): Promise<{ status: InvoiceStatus; note: string | null }> {
-  const inv = await Invoice.findById(invoiceId, { status: 1, run: 1 }).lean();
-  if (!inv) throw notFound(invoiceId);
-  if (inv.status !== 'transformed') return { status: inv.status as InvoiceStatus, note: null };
+export async function validateInvoiceDocument({ invoiceId, run }: { invoiceId: string; run?: number }): Promise<{ status: InvoiceStatus; note: string | null }> {
+  // Runs with local steps name their run: the conditional update at the end is then the status check.
+  const named = run !== undefined;
+  if (run === undefined) {
+    const inv = await Invoice.findById(invoiceId, { status: 1, run: 1 }).lean();
+    if (!inv) throw notFound(invoiceId);
+    if (inv.status !== 'transformed') return { status: inv.status as InvoiceStatus, note: null };
+    run = inv.run ?? 1;
+  }
   const xml = (await InvoiceDocument.findById(invoiceId, { xml: 1 }).lean())?.xml ?? '';
   const fatal: RuleFinding[] = validatePintAeNative(xml).fatal.map(({ id, location, text }: RuleFinding) => ({ id, location, text }));
   let note: string | null = null;
@@ -88,8 +93,12 @@ export async function validateInvoiceDocument({ invoiceId }: { invoiceId: string
       details: [fatal.slice(0, 100)],
     });
   }
-  const moved = await moveInvoiceStatus(invoiceId, { status: 'transformed', run: inv.run }, 'validated', note);
-  return { status: moved.status, note };
+  if (await tryMove(invoiceId, { status: 'transformed', run }, 'validated', note, {}, named ? { run } : {})) return { status: 'validated', note };
+  // Not transformed (of this run) any more: a repeated step, or a DELETE. Continue from where the invoice is.
+  const now = await Invoice.findById(invoiceId, { status: 1 }).lean();
+  if (!now) throw notFound(invoiceId);
+  if (now.status === 'transformed') throw ApplicationFailure.retryable(`invoice ${invoiceId} changed concurrently`, 'concurrent_transition');
+  return { status: now.status as InvoiceStatus, note: null };
 }
 
 /**

@@ -14,6 +14,8 @@ export interface CreateWebhookDeliveryInput {
   invoiceId: string;
   status: EventStatus;
   reason: string | null;
+  /** The invoice's partner as the workflow knows it: a partner without a URL is answered without reading the invoice. */
+  partnerId?: string;
 }
 
 /**

@@ -4,7 +4,6 @@ import {
   condition,
   log,
   makeContinueAsNewFunc,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -24,11 +23,13 @@ import { fireStatusWebhook } from './webhook-delivery';
 // MongoDB holds the status (forward-only, with history); this code only decides the next step, and mirrors
 // each status into the InvoiceStatus search attribute for the Web UI.
 
-// Each step's timeouts and retries. Since the `local-steps` patch, the steps run as local activities: they take
-// milliseconds, and as normal activities each cost a schedule/start/complete round trip and a workflow task
-// through the Temporal server (about 60 history events an invoice). As local activities the steps up to the
-// hand-over run in one workflow task and appear in the history as one marker each (named, with their
-// result: the Web UI lists them as local activities). Histories from before the patch replay on the old path.
+// Each step's timeouts and retries. Runs started with `steps: 'local'` (every start since that field exists) run
+// the steps as local activities: they take milliseconds, and as normal activities each cost a
+// schedule/start/complete round trip and a workflow task through the Temporal server (58 history events an
+// invoice). As local activities the steps up to the hand-over run in one workflow task and appear in the history
+// as one marker each (named, with their result: the Web UI lists them as local activities). Runs recorded
+// before have no `steps` in their input and replay on the old path. (The input decides rather than `patched()`,
+// which would cost every run a marker and a search attribute write.)
 const STATUS_WRITES: ActivityOptions = {
   // quick, and worth retrying through a database blip
   startToCloseTimeout: '30 seconds',
@@ -62,8 +63,6 @@ function pipelineSteps(local: boolean) {
   return { advanceInvoiceStatus, beginInvoiceRun, reserveDeliveryCredit, transformInvoice, validateInvoiceDocument, deliverInvoice, pollAspVerdict };
 }
 
-/** Marks histories whose steps are local activities and whose InvoiceStatus is written once per workflow task. */
-export const LOCAL_STEPS_PATCH = 'local-steps';
 
 export interface InvoiceWorkflowInput {
   invoiceId: string;
@@ -72,6 +71,8 @@ export interface InvoiceWorkflowInput {
   ackFallbackMs: number;
   /** Reserved test TRN: the API already stored the invoice as delivered; this run only announces it. */
   reservedDelivered?: boolean;
+  /** 'local': the steps are local activities and InvoiceStatus is written when the run waits or ends. */
+  steps?: 'local';
 }
 
 /** How a run ended; failure terminals never end a run (they wait for `retry`, then continue as new). */
@@ -91,9 +92,9 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   setHandler(creditsAvailableSignal, () => void (creditsToppedUp = true));
   setHandler(acknowledgedSignal, (v) => void verdicts.set(v.submissionId, v));
 
-  const local = patched(LOCAL_STEPS_PATCH);
+  const local = input.steps === 'local';
   const { advanceInvoiceStatus, beginInvoiceRun, reserveDeliveryCredit, transformInvoice, validateInvoiceDocument, deliverInvoice, pollAspVerdict } = pipelineSteps(local);
-  // InvoiceStatus mirrors the stored status. Each upsert is a command and a visibility write, so (patched runs)
+  // InvoiceStatus mirrors the stored status. Each upsert is a command and a visibility write, so (local steps)
   // it is written when the workflow is about to wait or end, not for the milliseconds-long states in between.
   let shown: InvoiceStatus | 'unknown' = 'unknown';
   const publish = () => {
@@ -108,7 +109,12 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     upsertSearchAttributes([{ key: InvoiceStatusKey, value: status }]);
   };
   const wait = (fn: () => boolean, timeoutMs?: number) => (publish(), timeoutMs === undefined ? condition(fn) : condition(fn, timeoutMs));
-  const advance = async (to: InvoiceStatus, reason: string | null = null) => show((await advanceInvoiceStatus({ invoiceId, to, reason })).status);
+  let run = 1;
+  // With local steps the workflow names the status it expects (saves the store a read; a miss falls back to one).
+  const advance = async (to: InvoiceStatus, reason: string | null = null) => {
+    const expected = local && current !== 'unknown' ? { status: current, run } : undefined;
+    show((await advanceInvoiceStatus({ invoiceId, to, reason, ...(expected ? { expected } : {}) })).status);
+  };
   const announce = (status: 'delivered' | 'rejected', reason: string | null) => fireStatusWebhook({ invoiceId, status, reason }, { local });
   const reject = async (reason: string) => {
     await advance('rejected', reason);
@@ -125,12 +131,13 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   try {
     const start = await beginInvoiceRun({ invoiceId });
     if (start.status === null) return 'deleted';
+    run = start.run;
     show(start.status);
     let submissionId = start.aspSubmissionId;
 
     /** validated, or blocked_no_credit after a top-up: charge the credit, hand over, announce delivered. */
     const creditThenDeliver = async () => {
-      // Test mode is free (patched runs skip the step; it answered ok for test mode anyway).
+      // Test mode is free (runs with local steps skip the step; it answered ok for test mode anyway).
       const charged = local && input.mode === 'test' ? { ok: true } : await reserveDeliveryCredit({ invoiceId });
       if (!charged.ok) {
         if (current !== 'blocked_no_credit') await advance('blocked_no_credit', 'no delivery credit left for this SME; a top-up resumes delivery, or retry');
@@ -165,7 +172,7 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
           break;
         case 'transformed':
           try {
-            const validated = await validateInvoiceDocument({ invoiceId });
+            const validated = await validateInvoiceDocument({ invoiceId, ...(local ? { run } : {}) });
             if (validated.note) log.warn(validated.note, { invoiceId });
             show(validated.status);
           } catch (err) {

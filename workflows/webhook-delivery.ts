@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, ParentClosePolicy, log, proxyActivities, proxyLocalActivities, sleep, startChild, uuid4 } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ParentClosePolicy, log, proxyActivities, proxyLocalActivities, sleep, startChild, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { ActivityOptions } from '@temporalio/common';
 import type * as activities from '../activities';
 import type { CreatedDelivery } from '../src/webhooks/deliveries';
@@ -14,7 +14,7 @@ const DATABASE_WRITES: ActivityOptions = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['invoice_not_found', 'no_event'] },
 };
 const { createWebhookDelivery, recordWebhookAttempt } = proxyActivities<typeof activities>(DATABASE_WRITES);
-// The invoice workflow's patched runs create the row in a local activity (most partners' answer is "no URL").
+// Invoice runs with local steps create the row in a local activity (most partners' answer is "no URL").
 const local = proxyLocalActivities<typeof activities>(DATABASE_WRITES);
 
 // The HTTP attempt returns receiver failures as results; these retries are only for crashes of the activity
@@ -41,7 +41,10 @@ export async function fireStatusWebhook(input: FireStatusWebhookInput, opts: { l
   const deliveryId = uuid4(); // replay-safe in workflows
   let created: CreatedDelivery | null;
   try {
-    created = await (opts.local ? local.createWebhookDelivery : createWebhookDelivery)({ deliveryId, invoiceId: input.invoiceId, status: input.status, reason: input.reason });
+    const event = { deliveryId, invoiceId: input.invoiceId, status: input.status, reason: input.reason };
+    // the run's PartnerId search attribute (set at start) lets the activity skip reading the invoice when there is no URL
+    const partnerId = workflowInfo().typedSearchAttributes.get(PartnerIdKey);
+    created = opts.local ? await local.createWebhookDelivery({ ...event, ...(partnerId ? { partnerId } : {}) }) : await createWebhookDelivery(event);
   } catch (err) {
     const refusal = err instanceof ActivityFailure ? err.cause : err; // a local activity's failure is not wrapped
     if (refusal instanceof ApplicationFailure && (err !== refusal || opts.local)) {

@@ -24,7 +24,13 @@ export interface WorkflowInvoice {
 export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reservedDelivered?: boolean } = {}): Promise<void> {
   const cfg = config();
   const mode = inv.mode === 'live' ? 'live' : 'test';
-  const input: InvoiceWorkflowInput = { invoiceId: inv._id, mode, ackFallbackMs: cfg.aspAckFallbackMs, ...(opts.reservedDelivered ? { reservedDelivered: true } : {}) };
+  const input: InvoiceWorkflowInput = {
+    invoiceId: inv._id,
+    mode,
+    ackFallbackMs: cfg.aspAckFallbackMs,
+    steps: 'local',
+    ...(opts.reservedDelivered ? { reservedDelivered: true } : {}),
+  };
   const client = await temporalClient();
   try {
     await client.workflow.start<typeof invoiceWorkflow>('invoiceWorkflow', {

@@ -23,6 +23,8 @@ export interface NewDelivery {
   retryScheduleMs: number[];
   /** Only these owners may see the invoice (API callers); omitted by workflows and ops. */
   owner?: { partnerId: string; smeId: string };
+  /** The invoice's partner if the caller knows it (the pipeline): most have no URL, answered before reading the invoice. */
+  partnerId?: string;
 }
 
 export interface CreatedDelivery {
@@ -37,14 +39,14 @@ export interface CreatedDelivery {
  * WebhookError when the invoice is unknown or not the owner's, has no event, or its partner has no URL.
  */
 export async function createDelivery(input: NewDelivery): Promise<CreatedDelivery> {
+  if (input.partnerId) await requireWebhookUrl(input.partnerId);
   const invoice = await Invoice.findById(input.invoiceId).lean<InvoiceDoc>();
   if (!invoice || (input.owner && (invoice.partnerId !== input.owner.partnerId || invoice.smeId !== input.owner.smeId))) {
     throw new WebhookError('invoice_not_found', `no invoice ${input.invoiceId}`);
   }
   const event = input.event ?? lastEventOf(invoice);
   if (!event) throw new WebhookError('no_event', `invoice ${input.invoiceId} has not reached delivered or rejected, so it has no event to send`);
-  const partner = await Partner.findById(invoice.partnerId).lean<PartnerDoc>();
-  if (!partner?.webhookUrl) throw new WebhookError('webhook_url_not_configured', `partner ${invoice.partnerId} has no webhook URL registered`);
+  if (invoice.partnerId !== input.partnerId) await requireWebhookUrl(invoice.partnerId);
 
   const now = new Date();
   // insert-first, not an upsert: FerretDB 1.x drops null and [] values from $setOnInsert.
@@ -150,4 +152,9 @@ export async function recordAttempt(deliveryId: string, o: AttemptOutcome): Prom
 /** Every row of an invoice, newest first. */
 export function deliveriesOf(invoiceId: string): Promise<WebhookDeliveryDoc[]> {
   return WebhookDelivery.find({ invoiceId }).sort({ createdAt: -1, _id: -1 }).lean<WebhookDeliveryDoc[]>().exec();
+}
+
+async function requireWebhookUrl(partnerId: string): Promise<void> {
+  const partner = await Partner.findById(partnerId, { webhookUrl: 1 }).lean<Pick<PartnerDoc, 'webhookUrl'>>();
+  if (!partner?.webhookUrl) throw new WebhookError('webhook_url_not_configured', `partner ${partnerId} has no webhook URL registered`);
 }
