@@ -73,6 +73,8 @@ export interface InvoiceWorkflowInput {
   reservedDelivered?: boolean;
   /** 'local': the steps are local activities and InvoiceStatus is written when the run waits or ends. */
   steps?: 'local';
+  /** The API has just stored the invoice as queued (run 1): the run starts with transform. */
+  fresh?: boolean;
 }
 
 /** How a run ended; failure terminals never end a run (they wait for `retry`, then continue as new). */
@@ -129,7 +131,9 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   }
 
   try {
-    const start = await beginInvoiceRun({ invoiceId });
+    // A fresh invoice is queued in run 1 by the API a moment ago: start with transform (which re-reads the status
+    // and answers with where the invoice really is, should this task be a repeat).
+    const start = local && input.fresh ? { status: 'queued' as const, run: 1, aspSubmissionId: null } : await beginInvoiceRun({ invoiceId });
     if (start.status === null) return 'deleted';
     run = start.run;
     show(start.status);
@@ -197,13 +201,22 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
         case 'acknowledged':
           publish();
           return 'acknowledged';
+        case 'draft': {
+          // A fresh run whose start the API believed failed (and so demoted the invoice): begin re-queues it.
+          const again = await beginInvoiceRun({ invoiceId });
+          if (again.status === null) return 'deleted';
+          run = again.run;
+          show(again.status);
+          break;
+        }
         case 'rejected':
         case 'blocked_no_credit':
           await wait(() => retryRequested || (current === 'blocked_no_credit' && creditsToppedUp));
           if (retryRequested) {
             // A new run: its history starts clean and shows each pipeline run apart.
             const next = makeContinueAsNewFunc<typeof invoiceWorkflow>({ typedSearchAttributes: workflowInfo().typedSearchAttributes });
-            return await next(input);
+            const { fresh: _fresh, ...again } = input; // the new run resumes from the stored status (run 2+)
+            return await next(local ? again : input);
           }
           creditsToppedUp = false;
           await creditThenDeliver();
@@ -219,7 +232,9 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   }
 
   /** The ASP's signal, or after the fallback timer (and on an ops `retry` nudge) its answer to a poll. */
-  async function awaitVerdict(submissionId: string | null): Promise<AspVerdict> {
+  async function awaitVerdict(known: string | null): Promise<AspVerdict> {
+    // (a fresh run that found its invoice already delivered, a repeated task, learns the hand-over's id here)
+    const submissionId = known ?? (await beginInvoiceRun({ invoiceId })).aspSubmissionId;
     if (!submissionId) throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} is delivered without an ASP submission id`, 'unexpected_status');
     let waitMs = input.ackFallbackMs;
     for (;;) {

@@ -21,7 +21,7 @@ export interface WorkflowInvoice {
  * Starts the invoice's workflow with the search attributes support staff filter on. Starting one that is
  * already running is not an error (a retried request, or a start whose reply was lost).
  */
-export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reservedDelivered?: boolean } = {}): Promise<void> {
+export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reservedDelivered?: boolean; fresh?: boolean } = {}): Promise<void> {
   const cfg = config();
   const mode = inv.mode === 'live' ? 'live' : 'test';
   const input: InvoiceWorkflowInput = {
@@ -30,6 +30,7 @@ export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reserve
     ackFallbackMs: cfg.aspAckFallbackMs,
     steps: 'local',
     ...(opts.reservedDelivered ? { reservedDelivered: true } : {}),
+    ...(opts.fresh ? { fresh: true } : {}),
   };
   const client = await temporalClient();
   try {

@@ -89,7 +89,7 @@ export async function createInvoice(owner: InvoiceOwner, body: InvoiceCreateBody
     return invoiceQueued({ ...created, status: 'delivered' });
   }
   try {
-    await startInvoiceWorkflow({ ...created, status: 'queued' });
+    await startInvoiceWorkflow({ ...created, status: 'queued' }, { fresh: true });
     return invoiceQueued({ ...created, status: 'queued' });
   } catch (err) {
     logger.error({ err, invoiceId }, 'automatic submission failed; the invoice is left as a draft');
