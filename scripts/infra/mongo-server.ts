@@ -53,6 +53,11 @@ export async function ensureMongo(opts: MongoOptions): Promise<MongoHandle> {
   return startFerret(binary, opts, pg);
 }
 
+/** FerretDB on SQLite, whatever else is reachable: the fallback, started on its own (the store tests check it too). */
+export async function startFerretOnSqlite(opts: Omit<MongoOptions, 'reuseUri' | 'postgresUrl'>): Promise<MongoHandle> {
+  return startFerret(await ferretBinary(), opts, null);
+}
+
 async function pings(uri: string): Promise<boolean> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 1500, connectTimeoutMS: 1500 });
   try {
