@@ -54,8 +54,8 @@ export async function ensureMongo(opts: MongoOptions): Promise<MongoHandle> {
 }
 
 /** FerretDB on SQLite, whatever else is reachable: the fallback, started on its own (the store tests check it too). */
-export async function startFerretOnSqlite(opts: Omit<MongoOptions, 'reuseUri' | 'postgresUrl'>): Promise<MongoHandle> {
-  return startFerret(await ferretBinary(), opts, null);
+export async function startFerretOnSqlite(opts: Pick<MongoOptions, 'dataDir' | 'port' | 'logDir' | 'database'>): Promise<MongoHandle> {
+  return startFerret(await ferretBinary(), { ...opts, postgresDatabase: '', throwAway: false }, null);
 }
 
 async function pings(uri: string): Promise<boolean> {

@@ -16,7 +16,7 @@ describe('the SQLite fallback', function () {
     const how = testInfra().mongo.how;
     if (!how.includes('ferretdb')) return this.skip(); // not our FerretDB build: nothing of ours to check
     if (how.includes('(SQLite)')) return this.skip(); // the main suite already runs on SQLite
-    server = await startFerretOnSqlite({ dataDir: dir, port: 0, logDir: path.join(dir, 'logs'), database: 'einvoice_sqlite', postgresDatabase: '', throwAway: true });
+    server = await startFerretOnSqlite({ dataDir: dir, port: 0, logDir: path.join(dir, 'logs'), database: 'einvoice_sqlite' });
   });
 
   after(async () => {
