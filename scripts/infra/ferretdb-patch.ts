@@ -8,7 +8,7 @@ import { ProvisioningError } from './log';
 // The Go files added are in ./ferretdb-patch/; bump PATCH_LEVEL whenever anything here changes so cached
 // builds are rebuilt.
 
-export const PATCH_LEVEL = 'einvoice4';
+export const PATCH_LEVEL = 'einvoice5';
 
 interface Edit {
   file: string;
@@ -32,6 +32,15 @@ const EDITS: Edit[] = [
     file: 'internal/handler/msg_findandmodify.go',
     anchor: paramsParsed('GetFindAndModifyParams', 'err'),
     text: '\n\tdefer einvoiceLockWrite(params.DB, params.Collection, []*types.Document{params.Query})()\n',
+  },
+  // An update command of many statements (bulkWrite) kept every statement's read query, and so one pooled
+  // PostgreSQL connection each, open until the command ended (a defer inside the loop): 50 statements took the
+  // whole pool and the command waited for itself forever. Each statement's query now closes when it is done.
+  { file: 'internal/handler/msg_update.go', anchor: '\t\tcloser := iterator.NewMultiCloser()\n\t\tdefer closer.Close()\n', text: '\t\tcloser := iterator.NewMultiCloser()\n', replace: true },
+  {
+    file: 'internal/handler/msg_update.go',
+    anchor: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n',
+    text: '\t\tcloser.Close()\n',
   },
   // PostgreSQL: equality filters answered from the _id index and a GIN index instead of a full scan.
   {

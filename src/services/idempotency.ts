@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { Types } from 'mongoose';
 import { IdempotencyRecord } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
+import { insertEach } from '../db/insert-each';
 import { ProblemError, PROBLEM_CONTENT_TYPE, problems } from '../http/problem';
 import { logger } from '../logger';
 
@@ -50,15 +52,7 @@ export async function runIdempotent(opts: RunIdempotentOptions): Promise<Idempot
     const now = Date.now();
     let recordId: unknown;
     try {
-      ({ _id: recordId } = await IdempotencyRecord.create({
-        scope: opts.scope,
-        key: opts.key,
-        requestHash: opts.requestHash,
-        state: 'in_flight',
-        owner,
-        lockedUntil: new Date(now + IN_FLIGHT_LEASE_MS),
-        expiresAt: new Date(now + IDEMPOTENCY_TTL_MS),
-      }));
+      ({ _id: recordId } = await IdempotencyRecord.create(inFlightRecord(opts.scope, opts, owner, now)));
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
       const existing = await existingOutcome(opts, now);
@@ -69,6 +63,18 @@ export async function runIdempotent(opts: RunIdempotentOptions): Promise<Idempot
   }
   // Only reachable when records keep vanishing and reappearing under us: a busy key, answer as in flight.
   throw inProgress(opts.key);
+}
+
+function inFlightRecord(scope: string, claim: KeyClaim, owner: string, now: number) {
+  return {
+    scope,
+    key: claim.key,
+    requestHash: claim.requestHash,
+    state: 'in_flight' as const,
+    owner,
+    lockedUntil: new Date(now + IN_FLIGHT_LEASE_MS),
+    expiresAt: new Date(now + IDEMPOTENCY_TTL_MS),
+  };
 }
 
 type ExistingOutcome = IdempotentResult | 'retry';
@@ -100,7 +106,7 @@ async function existingOutcome(opts: RunIdempotentOptions, now: number): Promise
 }
 
 /** Our record: its _id (writes by _id lock one document in the store, not the collection) and our owner token. */
-interface OwnRecord {
+export interface OwnRecord {
   _id: unknown;
   owner: string;
 }
@@ -110,24 +116,60 @@ async function executeAndStore(opts: RunIdempotentOptions, mine: OwnRecord): Pro
   try {
     response = await opts.execute();
   } catch (err) {
-    if (!isReplayableProblem(err)) {
+    const problem = storableProblem(err);
+    if (!problem) {
       await release(mine);
       throw err;
     }
-    response = { status: err.status, body: JSON.stringify(err.toBody()), contentType: PROBLEM_CONTENT_TYPE };
+    response = problem;
   }
-  const stored = await IdempotencyRecord.updateOne(
-    { _id: mine._id, owner: mine.owner, state: 'in_flight' },
-    { $set: { state: 'completed', response, lockedUntil: null } },
-  );
-  if (stored.matchedCount === 0) {
-    // Our lease ran out and another request took the key over; our answer is still the truthful one for this call.
-    logger.warn({ scope: opts.scope, key: opts.key }, 'idempotency record was taken over before completion');
-  }
+  await completeClaims([{ mine, response }]);
   return { ...response, replayed: false };
 }
 
-async function release(mine: OwnRecord): Promise<void> {
+/** What a key records when its handler threw: the problem of a replayable client error, else null (release the key). */
+export function storableProblem(err: unknown): StoredResponse | null {
+  if (!isReplayableProblem(err)) return null;
+  return { status: err.status, body: JSON.stringify(err.toBody()), contentType: PROBLEM_CONTENT_TYPE };
+}
+
+export interface KeyClaim {
+  key: string;
+  requestHash: string;
+}
+
+/**
+ * Claims many keys of one scope with one write (a bulk request's items). Per claim, in order: our record, or null
+ * when the key is already taken; run those through runIdempotent, which replays, refuses or takes over.
+ */
+export async function claimKeys(scope: string, claims: KeyClaim[]): Promise<(OwnRecord | null)[]> {
+  if (!claims.length) return [];
+  const now = Date.now();
+  const records = claims.map((c) => ({ _id: new Types.ObjectId(), ...inFlightRecord(scope, c, randomUUID(), now) }));
+  const refused = await insertEach(IdempotencyRecord, records);
+  return records.map((r, i) => {
+    if (refused[i] === null) return { _id: r._id, owner: r.owner };
+    if (isDuplicateKeyError(refused[i])) return null;
+    throw refused[i];
+  });
+}
+
+/** Stores the responses of claimed keys in one write; a record taken over meanwhile (lease expired) is left alone. */
+export async function completeClaims(done: { mine: OwnRecord; response: StoredResponse }[]): Promise<void> {
+  if (!done.length) return;
+  const res = await IdempotencyRecord.bulkWrite(
+    done.map(({ mine, response }) => ({
+      updateOne: { filter: { _id: mine._id, owner: mine.owner, state: 'in_flight' }, update: { $set: { state: 'completed', response, lockedUntil: null } } },
+    })),
+    { ordered: false },
+  );
+  if (res.matchedCount < done.length) {
+    // Our lease ran out and another request took the key over; our answer is still the truthful one for this call.
+    logger.warn({ taken: done.length - res.matchedCount }, 'idempotency record was taken over before completion');
+  }
+}
+
+export async function release(mine: OwnRecord): Promise<void> {
   await IdempotencyRecord.deleteOne({ _id: mine._id, owner: mine.owner, state: 'in_flight' }).catch(() => {});
 }
 

@@ -4,9 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import { Invoice, InvoiceDocument, Partner, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
+import { insertEach } from '../db/insert-each';
 import type { InvoiceCreateBody } from '../domain/invoice-types';
 import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
-import { preSubmitCheck } from '../domain/pre-submit';
+import { preSubmitCheck, type HeldResult } from '../domain/pre-submit';
 import { issueYearOf, reservedTrnOutcome, trnMismatch, TEST_DELIVER_TRN, TEST_REJECT_TRN } from '../domain/submission-rules';
 import { ProblemError, problems } from '../http/problem';
 import { logger } from '../logger';
@@ -33,12 +34,56 @@ export async function noteTestSubmission(partner: PartnerDoc, now = new Date()):
   await Partner.updateOne({ _id: partner._id }, { $set: { lastTestAt: now } });
 }
 
+/** An invoice ready to insert: its document and what to do once it is stored. */
+export interface PreparedInvoice {
+  doc: Record<string, unknown> & { _id: string };
+  created: { _id: string; number: string; sellerTrn: string; mode: 'test' | 'live'; partnerId: string };
+  outcome: 'queued' | 'held' | 'delivered';
+  held: HeldResult | null;
+  rendered: { xml: string; documentUuid: string } | null;
+  body: InvoiceCreateBody;
+  owner: InvoiceOwner;
+}
+
 /**
  * Creates one invoice from a shape-valid body. Throws 403 trn_mismatch / test_trn_reject and 409
  * invoice_number_duplicate; returns InvoiceQueued with status queued, held, draft (the automatic start failed)
  * or delivered (the reserved test TRN).
  */
 export async function createInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opts: { externalRef?: string | null } = {}): Promise<InvoiceQueued> {
+  const prepared = prepareInvoice(owner, body, opts);
+  try {
+    await Invoice.create(prepared.doc);
+  } catch (err) {
+    if (isDuplicateKeyError(err)) throw await duplicateNumber(owner, body);
+    throw err;
+  }
+  return launchInvoice(prepared);
+}
+
+/**
+ * Inserts many prepared invoices in one write (a bulk request). Per invoice, in order: null when stored, else
+ * the 409 invoice_number_duplicate problem (the first of two with one number wins, as with one insert each).
+ */
+export async function insertInvoices(prepared: PreparedInvoice[]): Promise<(ProblemError | null)[]> {
+  const refused = await insertEach(
+    Invoice,
+    prepared.map((p) => p.doc),
+  );
+  return Promise.all(
+    prepared.map(async (p, i) => {
+      if (refused[i] === null) return null;
+      if (isDuplicateKeyError(refused[i])) return duplicateNumber(p.owner, p.body);
+      throw refused[i];
+    }),
+  );
+}
+
+/**
+ * The checks that need the caller and the document to insert; no I/O. Throws 403 trn_mismatch and
+ * test_trn_reject.
+ */
+export function prepareInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opts: { externalRef?: string | null } = {}): PreparedInvoice {
   const { partner, sme } = owner;
   const mode = partner.mode as 'test' | 'live';
   const reserved = reservedTrnOutcome(body, mode);
@@ -72,19 +117,20 @@ export async function createInvoice(owner: InvoiceOwner, body: InvoiceCreateBody
     : reserved === 'deliver'
       ? { ...base, documentUuid: rendered?.documentUuid ?? null, status: 'delivered' as const, history: [{ status: 'draft' as const, at: now, reason: null, run: 1 }, { status: 'delivered' as const, at: now, reason: `reserved test TRN ${TEST_DELIVER_TRN}: validation and delivery skipped`, run: 1 }] }
       : { ...base, status: 'queued' as const, history: [{ status: 'queued' as const, at: now, reason: null, run: 1 }] };
-  try {
-    await Invoice.create(doc);
-  } catch (err) {
-    if (isDuplicateKeyError(err)) throw await duplicateNumber(owner, body);
-    throw err;
-  }
   const created = { _id: invoiceId, number: body.number, sellerTrn: base.sellerTrn, mode, partnerId: partner._id };
+  const outcome = held ? 'held' : reserved === 'deliver' ? 'delivered' : 'queued';
+  return { doc, created, outcome, held, rendered, body, owner };
+}
+
+/** After the insert: the document of a reserved-TRN invoice, and the automatic start of the pipeline. */
+export async function launchInvoice(p: PreparedInvoice): Promise<InvoiceQueued> {
+  const { created, held, rendered } = p;
   if (held) return invoiceQueued({ ...created, status: 'draft', heldReason: held.heldReason, heldErrors: held.heldErrors });
-  if (reserved === 'deliver') {
-    if (rendered) await InvoiceDocument.create({ _id: invoiceId, ...rendered, run: 1 });
+  if (p.outcome === 'delivered') {
+    if (rendered) await InvoiceDocument.create({ _id: created._id, ...rendered, run: 1 });
     // Only announces the delivery (webhook, Web UI); the invoice is already delivered whatever happens here.
     await startInvoiceWorkflow({ ...created, status: 'delivered' }, { reservedDelivered: true }).catch((err) =>
-      logger.error({ err, invoiceId }, 'reserved-TRN invoice delivered but its workflow (webhook) did not start'),
+      logger.error({ err, invoiceId: created._id }, 'reserved-TRN invoice delivered but its workflow (webhook) did not start'),
     );
     return invoiceQueued({ ...created, status: 'delivered' });
   }
@@ -92,8 +138,8 @@ export async function createInvoice(owner: InvoiceOwner, body: InvoiceCreateBody
     await startInvoiceWorkflow({ ...created, status: 'queued' }, { fresh: true });
     return invoiceQueued({ ...created, status: 'queued' });
   } catch (err) {
-    logger.error({ err, invoiceId }, 'automatic submission failed; the invoice is left as a draft');
-    return invoiceQueued({ ...created, status: await demoteToDraft(invoiceId) });
+    logger.error({ err, invoiceId: created._id }, 'automatic submission failed; the invoice is left as a draft');
+    return invoiceQueued({ ...created, status: await demoteToDraft(created._id) });
   }
 }
 

@@ -102,4 +102,36 @@ describe('POST /v1/partner/invoices/bulk (SPEC 4.1 rule 3, BulkResponse)', funct
     expect(subset.body.code).to.equal('idempotency_key_mismatch');
     expect(await Invoice.countDocuments({ smeId: p.sme.smeId })).to.equal(6);
   });
+
+  it('an item whose number is already stored is 409 invoice_number_duplicate; the rest of the batch is created, and a resend replays both', async () => {
+    const p = await newPartner();
+    const first = await bulk(p, [invoiceBody(p)]);
+    const taken = first.body.results[0].number;
+    const key = randomUUID();
+    const items = [invoiceBody(p), invoiceBody(p, (b) => (b.number = taken)), invoiceBody(p)];
+    const res = await bulk(p, items, key);
+    expect(res.body.results.map((r: any) => r.ok)).to.deep.equal([true, false, true]);
+    expect(res.body.results[1].error.code).to.equal('invoice_number_duplicate');
+    expect(await Invoice.countDocuments({ smeId: p.sme.smeId })).to.equal(3);
+    const again = await bulk(p, items, key);
+    expect(again.body).to.deep.equal(res.body);
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+  });
+
+  it('the same batch sent twice at once creates each invoice once; every item answers created or in progress', async () => {
+    const p = await newPartner();
+    const key = randomUUID();
+    const items = Array.from({ length: 20 }, () => invoiceBody(p));
+    const [a, b] = await Promise.all([bulk(p, items, key), bulk(p, items, key)]);
+    expect(await Invoice.countDocuments({ smeId: p.sme.smeId })).to.equal(20);
+    for (let i = 0; i < 20; i++) {
+      const outcomes = [a.body.results?.[i], b.body.results?.[i]].filter(Boolean);
+      const created = outcomes.filter((r: any) => r.ok);
+      expect(created.length, `item ${i}`).to.be.at.least(1);
+      for (const r of outcomes) if (!r.ok) expect(r.error.code).to.equal('idempotency_in_progress');
+      if (created.length === 2) expect(created[0].invoiceId).to.equal(created[1].invoiceId);
+    }
+    const after = await bulk(p, items, key);
+    expect(after.body.summary).to.deep.equal({ total: 20, ok: 20, failed: 0 });
+  });
 });

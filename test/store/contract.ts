@@ -214,6 +214,44 @@ export function describeStoreContract(title: string, uri: () => string | undefin
       });
     });
 
+    describe('multi-document commands (bulk requests)', () => {
+      it('8 concurrent update commands of 100 statements each (bulkWrite): all complete, every statement applied once', async () => {
+        // Stock FerretDB 1.24 kept each statement's read query (a pooled connection) open to the command's end:
+        // one command of 50 statements took the whole pool and waited for itself forever.
+        await coll.insertMany(range(0, 799).map((i) => ({ _id: `b-${i}`, state: 'in_flight', n: 0 })));
+        const results = allFulfilled(
+          await concurrently(8, (c) =>
+            coll.bulkWrite(
+              range(0, 99).map((i) => ({ updateOne: { filter: { _id: `b-${c * 100 + i}`, state: 'in_flight' }, update: { $set: { state: 'completed' }, $inc: { n: 1 } } } })),
+              { ordered: false },
+            ),
+          ),
+        );
+        expect(results.map((r) => [r.matchedCount, r.modifiedCount])).to.deep.equal(range(0, 7).map(() => [100, 100]));
+        expect(await coll.countDocuments({ state: 'completed', n: 1 })).to.equal(800);
+      });
+
+      it('insertMany ordered:false with duplicates of a unique key: the earlier document wins, each refusal names its index', async () => {
+        await coll.createIndex({ k: 1 }, { unique: true });
+        await coll.insertOne({ _id: 'stored', k: 'taken' });
+        const docs = [
+          { _id: 'm0', k: 'a' },
+          { _id: 'm1', k: 'taken' },
+          { _id: 'm2', k: 'a' },
+          { _id: 'm3', k: 'b' },
+        ];
+        const err = await coll.insertMany(docs, { ordered: false }).then(
+          () => null,
+          (e: { writeErrors?: { index: number; code: number }[] }) => e,
+        );
+        expect(err?.writeErrors?.map((w) => [w.index, w.code])).to.deep.equal([
+          [1, 11000],
+          [2, 11000],
+        ]);
+        expect((await coll.find({}).sort({ _id: 1 }).toArray()).map((d) => d._id)).to.deep.equal(['m0', 'm3', 'stored']);
+      });
+    });
+
     describe('unique indexes and upserts under concurrency', () => {
       const codesOf = (results: PromiseSettledResult<unknown>[]) =>
         results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: unknown }).code ?? (r.reason as Error).message] : []));
