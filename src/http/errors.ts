@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
-import { ProblemError, PROBLEM_CONTENT_TYPE } from './problem';
+import { ServiceError } from '../domain/errors';
+import { PROBLEM_CONTENT_TYPE, problemBody } from './problem';
 
 /**
  * Turns every failure into application/problem+json. Client mistakes surfaced by libraries (malformed JSON,
@@ -11,16 +12,16 @@ export function problemErrors(): Middleware {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
-        throw new ProblemError(404, 'route_not_found', 'Not found', `No route for ${ctx.method} ${ctx.path}.`);
+        throw new ServiceError(404, 'route_not_found', 'Not found', `No route for ${ctx.method} ${ctx.path}.`);
       }
       if (ctx.status === 405 && !isProblem(ctx)) {
-        throw new ProblemError(405, 'method_not_allowed', 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}.`);
+        throw new ServiceError(405, 'method_not_allowed', 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}.`);
       }
     } catch (err) {
       const problem = toProblem(err, ctx);
       ctx.status = problem.status;
       for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);
-      ctx.body = problem.toBody();
+      ctx.body = problemBody(problem);
       ctx.type = PROBLEM_CONTENT_TYPE;
     }
   };
@@ -30,23 +31,23 @@ function isProblem(ctx: Context): boolean {
   return (ctx.response.type || '').includes('problem+json');
 }
 
-function toProblem(err: unknown, ctx: Context): ProblemError {
-  if (err instanceof ProblemError) return err;
+function toProblem(err: unknown, ctx: Context): ServiceError {
+  if (err instanceof ServiceError) return err;
   const e = err as { status?: number; statusCode?: number; type?: string; expose?: boolean; message?: string };
   const status = e.status ?? e.statusCode;
   // koa-bodyparser / raw-body errors carry a type and an exposable 4xx status.
   if (e.type === 'entity.parse.failed' || (status === 400 && /JSON|parse/i.test(e.message ?? ''))) {
-    return new ProblemError(400, 'malformed_json', 'Malformed JSON', 'The request body is not valid JSON; send a JSON object with Content-Type: application/json.');
+    return new ServiceError(400, 'malformed_json', 'Malformed JSON', 'The request body is not valid JSON; send a JSON object with Content-Type: application/json.');
   }
   if (e.type === 'entity.too.large' || status === 413) {
-    return new ProblemError(413, 'payload_too_large', 'Payload too large', 'The request body exceeds 1 MB; split bulk requests into smaller batches.');
+    return new ServiceError(413, 'payload_too_large', 'Payload too large', 'The request body exceeds 1 MB; split bulk requests into smaller batches.');
   }
   if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported' || status === 415) {
-    return new ProblemError(415, 'unsupported_media_type', 'Unsupported media type', 'Send the body as UTF-8 JSON with Content-Type: application/json.');
+    return new ServiceError(415, 'unsupported_media_type', 'Unsupported media type', 'Send the body as UTF-8 JSON with Content-Type: application/json.');
   }
   if (status && status >= 400 && status < 500 && e.expose) {
-    return new ProblemError(status, 'bad_request', 'Bad request', e.message);
+    return new ServiceError(status, 'bad_request', 'Bad request', e.message);
   }
   (ctx.state.log ?? console).error({ err, requestId: ctx.state.requestId }, 'unhandled error');
-  return new ProblemError(500, 'internal_error', 'Internal error', `Something went wrong on our side; quote request id ${ctx.state.requestId ?? 'unknown'} to support.`);
+  return new ServiceError(500, 'internal_error', 'Internal error', `Something went wrong on our side; quote request id ${ctx.state.requestId ?? 'unknown'} to support.`);
 }

@@ -1,11 +1,10 @@
 import type { Context, Middleware } from 'koa';
 import type { PartnerDoc, SmeConnectionDoc } from '../db/models';
 import { runIdempotent, type StoredResponse } from '../services/idempotency';
-import { ProblemError } from './problem';
-import { hashRequest } from './request-hash';
+import { ServiceError } from '../domain/errors';
+import { problemResponse } from './problem';
+import { hashRequest } from '../domain/request-hash';
 
-export { hashRequest } from './request-hash';
-export { runIdempotent, purgeExpiredIdempotencyRecords, type StoredResponse, type IdempotentResult, type RunIdempotentOptions } from '../services/idempotency';
 
 /** SPEC 8: 1 to 128 characters. */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
@@ -14,17 +13,12 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
 export function requireIdempotencyKey(ctx: Context): string {
   const key = ctx.get('Idempotency-Key').trim();
   if (!key) {
-    throw new ProblemError(400, 'idempotency_key_required', 'Idempotency-Key required', 'Send an Idempotency-Key header (1 to 128 characters, for example a UUID) with every POST; reuse it only to retry the same request.');
+    throw new ServiceError(400, 'idempotency_key_required', 'Idempotency-Key required', 'Send an Idempotency-Key header (1 to 128 characters, for example a UUID) with every POST; reuse it only to retry the same request.');
   }
   if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
-    throw new ProblemError(400, 'idempotency_key_too_long', 'Idempotency-Key too long', `The Idempotency-Key is ${key.length} characters; send at most ${IDEMPOTENCY_KEY_MAX_LENGTH} (a UUID is 36).`);
+    throw new ServiceError(400, 'idempotency_key_too_long', 'Idempotency-Key too long', `The Idempotency-Key is ${key.length} characters; send at most ${IDEMPOTENCY_KEY_MAX_LENGTH} (a UUID is 36).`);
   }
   return key;
-}
-
-/** SPEC 4.1 rule 3: each bulk item runs under the batch key, a colon and its index. */
-export function bulkItemKey(batchKey: string, index: number): string {
-  return `${batchKey}:${index}`;
 }
 
 /**
@@ -50,6 +44,7 @@ export function idempotent(): Middleware {
       scope: idempotencyScope(ctx),
       key,
       requestHash: hashRequest(ctx.method, ctx.path, (ctx.request as { body?: unknown }).body),
+      renderError: problemResponse,
       execute: async () => {
         await next();
         return captureResponse(ctx);

@@ -1,7 +1,7 @@
 import bodyParser from 'koa-bodyparser';
 import compose from 'koa-compose';
 import type { Middleware } from 'koa';
-import { ProblemError } from './problem';
+import { ServiceError } from '../domain/errors';
 
 export const JSON_BODY_LIMIT = '1mb';
 
@@ -14,7 +14,7 @@ function requireJsonContentType(): Middleware {
   return async (ctx, next) => {
     const hasBody = Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
     if (hasBody && !ctx.is('application/json', '+json')) {
-      throw new ProblemError(415, 'unsupported_media_type', 'Unsupported media type', `Content-Type ${ctx.get('Content-Type') || '(none)'} is not accepted here; send JSON with Content-Type: application/json.`);
+      throw new ServiceError(415, 'unsupported_media_type', 'Unsupported media type', `Content-Type ${ctx.get('Content-Type') || '(none)'} is not accepted here; send JSON with Content-Type: application/json.`);
     }
     await next();
   };

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { Partner, SmeConnection, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
 import { secretMatches, sha256Hex } from '../credentials/secrets';
-import { problems } from './problem';
+import { serviceErrors } from '../domain/errors';
 
 export interface PartnerState {
   partner: PartnerDoc;
@@ -16,19 +16,19 @@ export function partnerAuth(): Middleware {
     const key = ctx.get('X-API-Key');
     const secret = ctx.get('X-API-Secret');
     if (!key || !secret) {
-      throw problems.unauthorized('missing_credentials', 'Send your API key in X-API-Key and your API secret in X-API-Secret.');
+      throw serviceErrors.unauthorized('missing_credentials', 'Send your API key in X-API-Key and your API secret in X-API-Secret.');
     }
     const partner = await Partner.findOne({ apiKeyHash: sha256Hex(key) }).lean<PartnerDoc>();
     // Same answer for an unknown key and a wrong secret, so a caller cannot probe which keys exist.
     if (!partner || !secretMatches(secret, partner.apiSecretHash)) {
-      throw problems.unauthorized('invalid_credentials', 'The API key or API secret is not valid.');
+      throw serviceErrors.unauthorized('invalid_credentials', 'The API key or API secret is not valid.');
     }
     if (INACTIVE.has(partner.status)) {
-      throw problems.forbidden('partner_inactive', `This partner account is ${partner.status}; contact support to reactivate it.`);
+      throw serviceErrors.forbidden('partner_inactive', `This partner account is ${partner.status}; contact support to reactivate it.`);
     }
     // Test keys only act in test mode (SPEC 1): a test key on a live account is refused outright.
     if (key.startsWith('erp_test_') !== (partner.mode === 'test')) {
-      throw problems.forbidden('key_mode_mismatch', `This key cannot act in ${partner.mode} mode; use your ${partner.mode} key.`);
+      throw serviceErrors.forbidden('key_mode_mismatch', `This key cannot act in ${partner.mode} mode; use your ${partner.mode} key.`);
     }
     ctx.state.partner = partner;
     await next();
@@ -41,14 +41,14 @@ export function smeAuth(): Middleware {
     const partner = ctx.state.partner as PartnerDoc;
     const secret = ctx.get('x-erp-partner-secret');
     if (!secret) {
-      throw problems.unauthorized('missing_connection_secret', 'Send the SME connection secret in x-erp-partner-secret.');
+      throw serviceErrors.unauthorized('missing_connection_secret', 'Send the SME connection secret in x-erp-partner-secret.');
     }
     const sme = await SmeConnection.findOne({ connectionSecretHash: sha256Hex(secret), partnerId: partner._id }).lean<SmeConnectionDoc>();
     if (!sme || !secretMatches(secret, sme.connectionSecretHash)) {
-      throw problems.unauthorized('invalid_connection_secret', 'The connection secret in x-erp-partner-secret is not valid for this partner.');
+      throw serviceErrors.unauthorized('invalid_connection_secret', 'The connection secret in x-erp-partner-secret is not valid for this partner.');
     }
     if (sme.status !== 'active') {
-      throw problems.forbidden('connection_revoked', 'This SME connection has been revoked; reconnect the SME.');
+      throw serviceErrors.forbidden('connection_revoked', 'This SME connection has been revoked; reconnect the SME.');
     }
     ctx.state.sme = sme;
     await next();

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import { config } from '../config';
 import type { PartnerDoc } from '../db/models';
 import { consumeBudget } from '../services/rate-budget';
-import { ProblemError } from './problem';
+import { ServiceError } from '../domain/errors';
 
 const MINUTE_MS = 60_000;
 
@@ -19,7 +19,7 @@ export function rateLimit(): Middleware {
     const headers = { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': String(budget.remaining) };
     ctx.set(headers);
     if (!budget.allowed) {
-      throw new ProblemError(
+      throw new ServiceError(
         429,
         'rate_limited',
         'Too many requests',

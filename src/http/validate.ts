@@ -1,6 +1,6 @@
 import type Joi from 'joi';
-import type { FieldError } from './problem';
-import { problems } from './problem';
+import { serviceErrors } from '../domain/errors';
+import type { FieldError } from '../domain/invoice-types';
 
 // joi for every body and query (DESIGN), with failures turned into SPEC's 400 validation_failed problem whose
 // meta.errors are [{code, path, message}] and path is the JSON path of the field (`address.country`, `lines[0].vatRate`).
@@ -25,7 +25,7 @@ export function validateQuery<T>(schema: Joi.Schema<T>, query: unknown): T {
 
 function validateWith<T>(schema: Joi.Schema<T>, input: unknown, detail: string): T {
   const { value, error } = schema.validate(input, VALIDATE_OPTIONS);
-  if (error) throw problems.validation(toFieldErrors(error.details), detail);
+  if (error) throw serviceErrors.validation(toFieldErrors(error.details), detail);
   return value as T;
 }
 

@@ -3,7 +3,7 @@ import { Types } from 'mongoose';
 import { IdempotencyRecord } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { insertEach } from '../db/insert-each';
-import { ProblemError, PROBLEM_CONTENT_TYPE, problems } from '../http/problem';
+import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
 
 /** What a replay sends back: the status and the exact bytes of the first answer. */
@@ -25,7 +25,11 @@ export interface RunIdempotentOptions {
   /** Fingerprint of the request (see hashRequest); the same key with another hash is a 409. */
   requestHash: string;
   execute: () => Promise<StoredResponse>;
+  /** The surface's wire shape of a refusal, stored so a replay answers with the same bytes. */
+  renderError: ErrorRenderer;
 }
+
+export type ErrorRenderer = (err: ServiceError) => StoredResponse;
 
 /** DESIGN: records are kept 24 hours. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -41,7 +45,7 @@ export const IN_FLIGHT_LEASE_MS = 5 * 60 * 1000;
  *
  * Outcomes of execute:
  * - a response: stored and returned (replayed: false).
- * - a client-error ProblemError (4xx) raised after the handler started: stored and returned as a StoredResponse
+ * - a client-error ServiceError (4xx) raised after the handler started: stored and returned as a StoredResponse
  *   with the problem body, so a replay answers the same. Not stored (the record is released so the client can
  *   retry with the same key): validation_failed (nothing was executed, Stripe's rule: fix the body, keep the key),
  *   409 idempotency_* problems, 429 (retry later) and 5xx or unexpected errors; those are rethrown.
@@ -89,7 +93,7 @@ async function existingOutcome(opts: RunIdempotentOptions, now: number): Promise
     return 'retry';
   }
   if (record.requestHash !== opts.requestHash) {
-    throw problems.conflict(
+    throw serviceErrors.conflict(
       'idempotency_key_mismatch',
       `Idempotency-Key "${opts.key}" was already used with a different request (method, path or body). Use a fresh key, for example a UUID, for a new request.`,
     );
@@ -116,7 +120,7 @@ async function executeAndStore(opts: RunIdempotentOptions, mine: OwnRecord): Pro
   try {
     response = await opts.execute();
   } catch (err) {
-    const problem = storableProblem(err);
+    const problem = storableProblem(err, opts.renderError);
     if (!problem) {
       await release(mine);
       throw err;
@@ -127,10 +131,9 @@ async function executeAndStore(opts: RunIdempotentOptions, mine: OwnRecord): Pro
   return { ...response, replayed: false };
 }
 
-/** What a key records when its handler threw: the problem of a replayable client error, else null (release the key). */
-export function storableProblem(err: unknown): StoredResponse | null {
-  if (!isReplayableProblem(err)) return null;
-  return { status: err.status, body: JSON.stringify(err.toBody()), contentType: PROBLEM_CONTENT_TYPE };
+/** What a key records when its handler threw: a replayable client error in the surface's shape, else null (release the key). */
+export function storableProblem(err: unknown, render: ErrorRenderer): StoredResponse | null {
+  return isReplayableProblem(err) ? render(err) : null;
 }
 
 export interface KeyClaim {
@@ -173,8 +176,8 @@ export async function release(mine: OwnRecord): Promise<void> {
   await IdempotencyRecord.deleteOne({ _id: mine._id, owner: mine.owner, state: 'in_flight' }).catch(() => {});
 }
 
-function isReplayableProblem(err: unknown): err is ProblemError {
-  if (!(err instanceof ProblemError)) return false;
+function isReplayableProblem(err: unknown): err is ServiceError {
+  if (!(err instanceof ServiceError)) return false;
   if (err.status < 400 || err.status >= 500) return false;
   if (err.status === 429) return false;
   if (err.code === 'validation_failed') return false;
@@ -182,8 +185,8 @@ function isReplayableProblem(err: unknown): err is ProblemError {
   return true;
 }
 
-function inProgress(key: string): ProblemError {
-  return problems.conflict(
+function inProgress(key: string): ServiceError {
+  return serviceErrors.conflict(
     'idempotency_in_progress',
     `A request with Idempotency-Key "${key}" is still being processed. Retry after it finishes to receive its result.`,
   );

@@ -3,10 +3,10 @@
 // what was not; a shifted subset collides with completed items by hash mismatch.
 import { validateInvoiceBody } from '../domain/invoice-schema';
 import type { FieldError, InvoiceCreateBody } from '../domain/invoice-types';
-import { hashRequest } from '../http/request-hash';
-import { ProblemError, problems } from '../http/problem';
+import { hashRequest } from '../domain/request-hash';
+import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
-import { claimKeys, completeClaims, release, runIdempotent, storableProblem, type OwnRecord, type StoredResponse } from './idempotency';
+import { claimKeys, completeClaims, release, runIdempotent, storableProblem, type ErrorRenderer, type OwnRecord, type StoredResponse } from './idempotency';
 import { createInvoice, insertInvoices, launchInvoice, prepareInvoice, type InvoiceOwner, type PreparedInvoice } from './invoices-create';
 
 export type BulkItemResult =
@@ -26,6 +26,8 @@ export interface BulkRequest {
   /** The request path, bound into each item's hash. */
   path: string;
   items: unknown[];
+  /** The surface's wire shape of a refused item, stored under the item's key. */
+  renderError: ErrorRenderer;
 }
 
 /** Items that need their own round trips run a few at a time: enough to overlap them, few enough to stay fair. */
@@ -74,7 +76,7 @@ export async function submitBulk(req: BulkRequest): Promise<{ response: BulkResp
   const mismatched = results.filter((r) => !r.ok && r.error.code === 'idempotency_key_mismatch');
   if (mismatched.length === results.length) {
     // A different batch under a used key (SPEC 4.1 rule 3): nothing was done, so answer as any reused key does.
-    throw problems.conflict(
+    throw serviceErrors.conflict(
       'idempotency_key_mismatch',
       `Idempotency-Key "${req.batchKey}" was already used for a different batch: items ${mismatched.map((r) => r.index).join(', ')} differ from the items stored under the same index. To recover a partial failure resend the original body unchanged; for new invoices use a fresh key.`,
     );
@@ -107,12 +109,12 @@ function invalid(item: Item): BulkItemResult {
 async function runBatch(req: BulkRequest, batch: Item[], outcomes: Outcome[]): Promise<Item[]> {
   const claims = await claimKeys(
     req.scope,
-    batch.map((item) => ({ key: itemKey(req, item), requestHash: item.hash })),
+    batch.map((item) => ({ key: bulkItemKey(req.batchKey, item.index), requestHash: item.hash })),
   );
   const claimed = batch.flatMap((item, i) => (claims[i] ? [{ item, mine: claims[i] }] : []));
   const answers = new Map<Item, StoredResponse>();
   const fail = async (item: Item, mine: OwnRecord, err: unknown) => {
-    const problem = storableProblem(err);
+    const problem = storableProblem(err, req.renderError);
     if (problem) return void answers.set(item, problem);
     await release(mine);
     outcomes[item.index] = { result: unexpectedFailure(item, err), replayed: false };
@@ -126,14 +128,14 @@ async function runBatch(req: BulkRequest, batch: Item[], outcomes: Outcome[]): P
       await fail(item, mine, err);
     }
   }
-  let refusals: (ProblemError | null)[] | null = null;
+  let refusals: (ServiceError | null)[] | null = null;
   try {
     refusals = await insertInvoices(prepared.map((p) => p.invoice));
   } catch (err) {
     await Promise.all(prepared.map((p) => fail(p.item, p.mine, err)));
   }
   const inserted = refusals ? prepared.filter((_, i) => refusals![i] === null) : [];
-  refusals?.forEach((refusal, i) => refusal && answers.set(prepared[i].item, storableProblem(refusal)!));
+  refusals?.forEach((refusal, i) => refusal && answers.set(prepared[i].item, storableProblem(refusal, req.renderError)!));
   await mapLimited(inserted, ITEM_CONCURRENCY, async ({ item, mine, invoice }) => {
     try {
       answers.set(item, { status: 201, body: JSON.stringify(await launchInvoice(invoice)), contentType: JSON_CONTENT_TYPE });
@@ -158,8 +160,9 @@ async function runBatch(req: BulkRequest, batch: Item[], outcomes: Outcome[]): P
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-function itemKey(req: BulkRequest, item: Item): string {
-  return `${req.batchKey}:${item.index}`;
+/** SPEC 4.1 rule 3: each bulk item runs under the batch key, a colon and its index. */
+export function bulkItemKey(batchKey: string, index: number): string {
+  return `${batchKey}:${index}`;
 }
 
 function unexpectedFailure(item: Item, err: unknown): BulkItemResult {
@@ -177,8 +180,9 @@ async function submitItem(req: BulkRequest, item: Item): Promise<Outcome> {
   try {
     const stored = await runIdempotent({
       scope: req.scope,
-      key: itemKey(req, item),
+      key: bulkItemKey(req.batchKey, item.index),
       requestHash: item.hash,
+      renderError: req.renderError,
       execute: async () => {
         const queued = await createInvoice(req.owner, item.value!, { externalRef: item.ref.externalRef });
         return { status: 201, body: JSON.stringify(queued), contentType: JSON_CONTENT_TYPE };
@@ -186,7 +190,7 @@ async function submitItem(req: BulkRequest, item: Item): Promise<Outcome> {
     });
     return { result: fromStored(item.index, stored, item.ref), replayed: stored.replayed };
   } catch (err) {
-    if (err instanceof ProblemError) return { result: { index: item.index, ok: false, error: { code: err.code, message: err.detail ?? err.title }, ...item.ref }, replayed: false };
+    if (err instanceof ServiceError) return { result: { index: item.index, ok: false, error: { code: err.code, message: err.detail ?? err.title }, ...item.ref }, replayed: false };
     return { result: unexpectedFailure(item, err), replayed: false };
   }
 }
@@ -197,7 +201,7 @@ function fromStored(index: number, stored: StoredResponse, ref: { externalRef?: 
     const { invoiceId, number, status, heldReason, heldErrors } = body as { invoiceId: string; number: string; status: string; heldReason?: string; heldErrors?: FieldError[] };
     return { index, ok: true, invoiceId, number, status, ...(heldReason ? { heldReason, heldErrors } : {}), ...ref };
   }
-  return { index, ok: false, error: { code: String(body.code ?? 'error'), message: String(body.detail ?? body.title ?? `status ${stored.status}`) }, ...ref };
+  return { index, ok: false, error: { code: String(body.code ?? 'error'), message: String(body.detail ?? body.humanMessage ?? body.title ?? `status ${stored.status}`) }, ...ref };
 }
 
 async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {

@@ -9,7 +9,7 @@ import type { InvoiceCreateBody } from '../domain/invoice-types';
 import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
 import { preSubmitCheck, type HeldResult } from '../domain/pre-submit';
 import { issueYearOf, reservedTrnOutcome, trnMismatch, TEST_DELIVER_TRN, TEST_REJECT_TRN } from '../domain/submission-rules';
-import { ProblemError, problems } from '../http/problem';
+import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
 import { renderInvoice } from '../pint-ae/render';
 import { startInvoiceWorkflow } from './invoice-workflows';
@@ -23,7 +23,7 @@ export interface InvoiceOwner {
 /** DESIGN: live mode without PROVIDER_LIVE_URL refuses submissions rather than queueing them blindly. */
 export function assertDeliveryConfigured(partner: PartnerDoc): void {
   if (partner.mode === 'live' && !config().providerLiveUrl) {
-    throw new ProblemError(503, 'provider_not_configured', 'Provider not configured', 'Live submissions are refused: this installation has no accredited provider configured (PROVIDER_LIVE_URL). Nothing was stored; try again once it is configured.');
+    throw new ServiceError(503, 'provider_not_configured', 'Provider not configured', 'Live submissions are refused: this installation has no accredited provider configured (PROVIDER_LIVE_URL). Nothing was stored; try again once it is configured.');
   }
 }
 
@@ -65,7 +65,7 @@ export async function createInvoice(owner: InvoiceOwner, body: InvoiceCreateBody
  * Inserts many prepared invoices in one write (a bulk request). Per invoice, in order: null when stored, else
  * the 409 invoice_number_duplicate problem (the first of two with one number wins, as with one insert each).
  */
-export async function insertInvoices(prepared: PreparedInvoice[]): Promise<(ProblemError | null)[]> {
+export async function insertInvoices(prepared: PreparedInvoice[]): Promise<(ServiceError | null)[]> {
   const refused = await insertEach(
     Invoice,
     prepared.map((p) => p.doc),
@@ -88,12 +88,12 @@ export function prepareInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opt
   const mode = partner.mode as 'test' | 'live';
   const reserved = reservedTrnOutcome(body, mode);
   if (reserved === 'reject') {
-    throw problems.forbidden('test_trn_reject', `TRN ${TEST_REJECT_TRN} is reserved in test mode to simulate a refusal: nothing was stored and no pipeline started.`);
+    throw serviceErrors.forbidden('test_trn_reject', `TRN ${TEST_REJECT_TRN} is reserved in test mode to simulate a refusal: nothing was stored and no pipeline started.`);
   }
   if (!reserved) {
     const mismatch = trnMismatch(body, sme.trn);
     if (mismatch) {
-      throw new ProblemError(403, 'trn_mismatch', 'Forbidden', `${mismatch.path} ${mismatch.given} is not the TRN of the SME this connection secret belongs to.`, { path: mismatch.path });
+      throw new ServiceError(403, 'trn_mismatch', 'Forbidden', `${mismatch.path} ${mismatch.given} is not the TRN of the SME this connection secret belongs to.`, { path: mismatch.path });
     }
   }
   const held = reserved ? null : preSubmitCheck(body);
@@ -156,10 +156,10 @@ async function demoteToDraft(invoiceId: string): Promise<'draft' | 'queued'> {
   return res.modifiedCount === 1 ? 'draft' : 'queued';
 }
 
-async function duplicateNumber(owner: InvoiceOwner, body: InvoiceCreateBody): Promise<ProblemError> {
+async function duplicateNumber(owner: InvoiceOwner, body: InvoiceCreateBody): Promise<ServiceError> {
   const year = issueYearOf(body.issueDate);
   const existing = await Invoice.findOne({ smeId: owner.sme._id, issueYear: year, number: body.number }, { _id: 1, status: 1 }).lean();
-  return problems.conflict(
+  return serviceErrors.conflict(
     'invoice_number_duplicate',
     `Invoice number ${body.number} is already used by this SME in ${year}; numbers are unique per SME per year. A held invoice can be DELETEd and its number reused.`,
     { number: body.number, issueYear: year, ...(existing ? { invoiceId: existing._id, status: existing.status } : {}) },

@@ -2,7 +2,7 @@
 // stopped or resumed to match.
 import { Invoice, InvoiceDocument, type InvoiceStatus } from '../db/models';
 import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
-import { ProblemError, problems } from '../http/problem';
+import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
 import { advanceInvoiceStatus } from '../../activities/invoice-status';
 import { consumeBudget } from './rate-budget';
@@ -16,7 +16,7 @@ export const RETRYABLE: readonly InvoiceStatus[] = ['rejected', 'blocked_no_cred
 export const RETRY_LIMIT = { limit: 3, windowMs: 60 * 60 * 1000 };
 
 const invalidTransition = (action: string, status: string, allowed: readonly string[], hint: string) =>
-  problems.conflict('invalid_state_transition', `Cannot ${action} an invoice that is ${status}; allowed from ${allowed.join(', ')}. ${hint}`, { status });
+  serviceErrors.conflict('invalid_state_transition', `Cannot ${action} an invoice that is ${status}; allowed from ${allowed.join(', ')}. ${hint}`, { status });
 
 /** Removes the invoice (kept in deleted_invoices for support) and terminates its workflow. */
 export async function deleteInvoice(scope: InvoiceScope, invoiceId: string): Promise<void> {
@@ -49,13 +49,13 @@ export async function retryInvoice(owner: InvoiceOwner, invoiceId: string): Prom
   const scope = { partnerId: owner.partner._id, smeId: owner.sme._id };
   const inv = await findOwnedInvoice<WorkflowInvoice & { heldReason?: string | null }>(scope, invoiceId, { number: 1, status: 1, sellerTrn: 1, mode: 1, partnerId: 1, heldReason: 1 });
   if (inv.heldReason) {
-    throw problems.conflict('invoice_held', 'A held invoice cannot be retried: DELETE it and POST a corrected body (see heldErrors).', { status: 'held', heldReason: inv.heldReason });
+    throw serviceErrors.conflict('invoice_held', 'A held invoice cannot be retried: DELETE it and POST a corrected body (see heldErrors).', { status: 'held', heldReason: inv.heldReason });
   }
   if (!RETRYABLE.includes(inv.status as InvoiceStatus)) throw invalidTransition('retry', inv.status, RETRYABLE, 'Retry is for failed invoices.');
   assertDeliveryConfigured(owner.partner);
   const budget = await consumeBudget({ bucket: `retry:${inv._id}`, ...RETRY_LIMIT });
   if (!budget.allowed) {
-    throw new ProblemError(
+    throw new ServiceError(
       429,
       'retry_rate_limited',
       'Too many retries',
@@ -87,9 +87,9 @@ export async function requeue(invoiceId: string): Promise<number> {
     if (!moved.changed) throw conflict('queued');
     return moved.run;
   } catch (err) {
-    if (err instanceof ProblemError) throw err;
+    if (err instanceof ServiceError) throw err;
     const now = await Invoice.findById(invoiceId, { status: 1 }).lean();
-    if (!now) throw problems.notFound();
+    if (!now) throw serviceErrors.notFound();
     throw conflict(now.status);
   }
 }

@@ -2,7 +2,7 @@
 import { Invoice, InvoiceDocument } from '../db/models';
 import { encodeCursor, listFilter, LIST_SORT, type InvoiceListQuery } from '../domain/invoice-list-query';
 import { invoiceDetailView, invoiceStatusView, type InvoiceDetailView, type InvoiceRecord, type InvoiceStatusView } from '../domain/invoice-views';
-import { problems } from '../http/problem';
+import { serviceErrors } from '../domain/errors';
 
 export interface InvoiceScope {
   partnerId: string;
@@ -13,7 +13,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** The caller's invoice, or a 404 that does not tell whether it exists for someone else (or whether the id is malformed). */
 export async function findOwnedInvoice<T = InvoiceRecord>(scope: InvoiceScope, invoiceId: string, projection?: Record<string, 0 | 1>): Promise<T> {
-  const missing = problems.notFound(`No invoice ${invoiceId.slice(0, 64)} for this partner and SME.`);
+  const missing = serviceErrors.notFound(`No invoice ${invoiceId.slice(0, 64)} for this partner and SME.`);
   if (!UUID_RE.test(invoiceId)) throw missing;
   const inv = await Invoice.findOne({ _id: invoiceId.toLowerCase(), partnerId: scope.partnerId, smeId: scope.smeId }, projection).lean();
   if (!inv) throw missing;
@@ -39,6 +39,6 @@ export async function listInvoices(scope: InvoiceScope, q: InvoiceListQuery): Pr
 export async function getInvoiceDocument(scope: InvoiceScope, invoiceId: string): Promise<string> {
   const inv = await findOwnedInvoice<{ _id: string; status: string }>(scope, invoiceId, { status: 1 });
   const doc = await InvoiceDocument.findById(inv._id, { xml: 1 }).lean();
-  if (!doc) throw problems.notFound(`Invoice ${invoiceId} has no PINT-AE document yet (status ${inv.status}); it is stored once the invoice is transformed.`);
+  if (!doc) throw serviceErrors.notFound(`Invoice ${invoiceId} has no PINT-AE document yet (status ${inv.status}); it is stored once the invoice is transformed.`);
   return doc.xml;
 }

@@ -6,7 +6,7 @@ import { problemErrors } from '../../src/http/errors';
 import { idempotent } from '../../src/http/idempotency';
 import { jsonBody } from '../../src/http/json-body';
 import { partnerAuth, smeAuth } from '../../src/http/partner-auth';
-import { problems } from '../../src/http/problem';
+import { serviceErrors } from '../../src/domain/errors';
 import { call } from '../helpers/http';
 import { listen } from '../helpers/listen';
 import { newPartner } from '../helpers/partners';
@@ -23,7 +23,7 @@ describe('idempotent() middleware (SPEC 5.3, 8)', () => {
       executions++;
       const body = ctx.request.body as { delayMs?: number; missing?: boolean };
       if (body.delayMs) await sleep(body.delayMs);
-      if (body.missing) throw problems.notFound('No such thing.');
+      if (body.missing) throw serviceErrors.notFound('No such thing.');
       ctx.status = 201;
       ctx.set('X-Handler', 'ran');
       ctx.body = { id: randomUUID(), execution: executions, echo: body };

@@ -1,8 +1,9 @@
+import { problemResponse } from '../../src/http/problem';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { IdempotencyRecord } from '../../src/db/models';
-import { hashRequest } from '../../src/http/request-hash';
-import { ProblemError, problems } from '../../src/http/problem';
+import { hashRequest } from '../../src/domain/request-hash';
+import { ServiceError, serviceErrors } from '../../src/domain/errors';
 import { purgeExpiredIdempotencyRecords, runIdempotent, type StoredResponse } from '../../src/services/idempotency';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -18,14 +19,14 @@ function counter(delayMs = 0) {
   return { state, execute };
 }
 
-async function expectProblem(promise: Promise<unknown>, status: number, code: string): Promise<ProblemError> {
+async function expectProblem(promise: Promise<unknown>, status: number, code: string): Promise<ServiceError> {
   try {
     await promise;
   } catch (err) {
-    expect(err).to.be.instanceOf(ProblemError);
-    expect((err as ProblemError).status).to.equal(status);
-    expect((err as ProblemError).code).to.equal(code);
-    return err as ProblemError;
+    expect(err).to.be.instanceOf(ServiceError);
+    expect((err as ServiceError).status).to.equal(status);
+    expect((err as ServiceError).code).to.equal(code);
+    return err as ServiceError;
   }
   throw new Error(`expected ${status} ${code}`);
 }
@@ -36,8 +37,8 @@ describe('runIdempotent (SPEC 5.3)', () => {
   it('executes once and replays the stored response byte for byte', async () => {
     const s = scope();
     const { state, execute } = counter();
-    const first = await runIdempotent({ scope: s, key: 'k1', requestHash: 'h', execute });
-    const again = await runIdempotent({ scope: s, key: 'k1', requestHash: 'h', execute });
+    const first = await runIdempotent({ renderError: problemResponse, scope: s, key: 'k1', requestHash: 'h', execute });
+    const again = await runIdempotent({ renderError: problemResponse, scope: s, key: 'k1', requestHash: 'h', execute });
     expect(state.runs).to.equal(1);
     expect(first.replayed).to.equal(false);
     expect(again.replayed).to.equal(true);
@@ -49,14 +50,14 @@ describe('runIdempotent (SPEC 5.3)', () => {
   it('409 idempotency_key_mismatch for the same key with another request hash', async () => {
     const s = scope();
     const { execute } = counter();
-    await runIdempotent({ scope: s, key: 'k', requestHash: 'h1', execute });
-    await expectProblem(runIdempotent({ scope: s, key: 'k', requestHash: 'h2', execute }), 409, 'idempotency_key_mismatch');
+    await runIdempotent({ renderError: problemResponse, scope: s, key: 'k', requestHash: 'h1', execute });
+    await expectProblem(runIdempotent({ renderError: problemResponse, scope: s, key: 'k', requestHash: 'h2', execute }), 409, 'idempotency_key_mismatch');
   });
 
   it('keys are per scope: the same key in another scope executes on its own', async () => {
     const { state, execute } = counter();
-    await runIdempotent({ scope: scope(), key: 'shared', requestHash: 'h', execute });
-    const other = await runIdempotent({ scope: scope(), key: 'shared', requestHash: 'h', execute });
+    await runIdempotent({ renderError: problemResponse, scope: scope(), key: 'shared', requestHash: 'h', execute });
+    const other = await runIdempotent({ renderError: problemResponse, scope: scope(), key: 'shared', requestHash: 'h', execute });
     expect(other.replayed).to.equal(false);
     expect(state.runs).to.equal(2);
   });
@@ -64,11 +65,11 @@ describe('runIdempotent (SPEC 5.3)', () => {
   it('409 idempotency_in_progress while the first request is still executing, then replays', async () => {
     const s = scope();
     const { state, execute } = counter(400);
-    const first = runIdempotent({ scope: s, key: 'slow', requestHash: 'h', execute });
+    const first = runIdempotent({ renderError: problemResponse, scope: s, key: 'slow', requestHash: 'h', execute });
     await sleep(100);
-    await expectProblem(runIdempotent({ scope: s, key: 'slow', requestHash: 'h', execute }), 409, 'idempotency_in_progress');
+    await expectProblem(runIdempotent({ renderError: problemResponse, scope: s, key: 'slow', requestHash: 'h', execute }), 409, 'idempotency_in_progress');
     const done = await first;
-    const replay = await runIdempotent({ scope: s, key: 'slow', requestHash: 'h', execute });
+    const replay = await runIdempotent({ renderError: problemResponse, scope: s, key: 'slow', requestHash: 'h', execute });
     expect(replay.body).to.equal(done.body);
     expect(state.runs).to.equal(1);
   });
@@ -76,13 +77,13 @@ describe('runIdempotent (SPEC 5.3)', () => {
   it('of many simultaneous requests with one key exactly one executes', async () => {
     const s = scope();
     const { state, execute } = counter(200);
-    const results = await Promise.allSettled(Array.from({ length: 8 }, () => runIdempotent({ scope: s, key: 'race', requestHash: 'h', execute })));
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => runIdempotent({ renderError: problemResponse, scope: s, key: 'race', requestHash: 'h', execute })));
     expect(state.runs).to.equal(1);
     const ok = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
     expect(ok).to.have.length(1);
     expect(refused).to.have.length(7);
-    for (const r of refused) expect((r.reason as ProblemError).code).to.equal('idempotency_in_progress');
+    for (const r of refused) expect((r.reason as ServiceError).code).to.equal('idempotency_in_progress');
   });
 
   it('stores a client-error problem raised by the handler and replays it', async () => {
@@ -90,10 +91,10 @@ describe('runIdempotent (SPEC 5.3)', () => {
     let runs = 0;
     const execute = async (): Promise<StoredResponse> => {
       runs++;
-      throw problems.notFound('No such invoice.');
+      throw serviceErrors.notFound('No such invoice.');
     };
-    const first = await runIdempotent({ scope: s, key: 'nf', requestHash: 'h', execute });
-    const again = await runIdempotent({ scope: s, key: 'nf', requestHash: 'h', execute });
+    const first = await runIdempotent({ renderError: problemResponse, scope: s, key: 'nf', requestHash: 'h', execute });
+    const again = await runIdempotent({ renderError: problemResponse, scope: s, key: 'nf', requestHash: 'h', execute });
     expect(runs).to.equal(1);
     expect(first.status).to.equal(404);
     expect(first.contentType).to.equal('application/problem+json');
@@ -102,7 +103,7 @@ describe('runIdempotent (SPEC 5.3)', () => {
   });
 
   it('does not store a server error, validation failure or 429: the same key can be retried', async () => {
-    for (const failure of [new Error('boom'), problems.validation([{ code: 'required', path: 'name', message: 'name is required' }]), new ProblemError(429, 'rate_limited', 'Too many requests')]) {
+    for (const failure of [new Error('boom'), serviceErrors.validation([{ code: 'required', path: 'name', message: 'name is required' }]), new ServiceError(429, 'rate_limited', 'Too many requests')]) {
       const s = scope();
       const { state, execute } = counter();
       let fail = true;
@@ -114,10 +115,10 @@ describe('runIdempotent (SPEC 5.3)', () => {
         return execute();
       };
       let thrown: unknown;
-      await runIdempotent({ scope: s, key: 'k', requestHash: 'h', execute: flaky }).catch((e) => (thrown = e));
+      await runIdempotent({ renderError: problemResponse, scope: s, key: 'k', requestHash: 'h', execute: flaky }).catch((e) => (thrown = e));
       expect(thrown).to.equal(failure);
       expect(await IdempotencyRecord.countDocuments({ scope: s })).to.equal(0);
-      const retried = await runIdempotent({ scope: s, key: 'k', requestHash: 'h', execute: flaky });
+      const retried = await runIdempotent({ renderError: problemResponse, scope: s, key: 'k', requestHash: 'h', execute: flaky });
       expect(retried.replayed).to.equal(false);
       expect(state.runs).to.equal(1);
     }
@@ -126,14 +127,14 @@ describe('runIdempotent (SPEC 5.3)', () => {
   it('treats an expired record as absent, and the purge removes it', async () => {
     const s = scope();
     const { state, execute } = counter();
-    await runIdempotent({ scope: s, key: 'old', requestHash: 'h1', execute });
+    await runIdempotent({ renderError: problemResponse, scope: s, key: 'old', requestHash: 'h1', execute });
     await IdempotencyRecord.updateOne({ scope: s, key: 'old' }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
     // Even another body is fine: the old use of the key is forgotten.
-    const fresh = await runIdempotent({ scope: s, key: 'old', requestHash: 'h2', execute });
+    const fresh = await runIdempotent({ renderError: problemResponse, scope: s, key: 'old', requestHash: 'h2', execute });
     expect(fresh.replayed).to.equal(false);
     expect(state.runs).to.equal(2);
 
-    await runIdempotent({ scope: s, key: 'gone', requestHash: 'h', execute });
+    await runIdempotent({ renderError: problemResponse, scope: s, key: 'gone', requestHash: 'h', execute });
     await IdempotencyRecord.updateOne({ scope: s, key: 'gone' }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
     const purged = await purgeExpiredIdempotencyRecords();
     expect(purged).to.be.at.least(1);
@@ -143,7 +144,7 @@ describe('runIdempotent (SPEC 5.3)', () => {
 
   it('keeps records for 24 hours', async () => {
     const s = scope();
-    await runIdempotent({ scope: s, key: 'k', requestHash: 'h', execute: counter().execute });
+    await runIdempotent({ renderError: problemResponse, scope: s, key: 'k', requestHash: 'h', execute: counter().execute });
     const record = await IdempotencyRecord.findOne({ scope: s, key: 'k' }).lean();
     const ttl = record!.expiresAt.getTime() - Date.now();
     expect(ttl).to.be.within(24 * 3600_000 - 60_000, 24 * 3600_000);
@@ -153,7 +154,7 @@ describe('runIdempotent (SPEC 5.3)', () => {
     const s = scope();
     await IdempotencyRecord.create({ scope: s, key: 'dead', requestHash: 'h', state: 'in_flight', owner: 'crashed', lockedUntil: new Date(Date.now() - 1000), expiresAt: new Date(Date.now() + 3600_000) });
     const { state, execute } = counter();
-    const res = await runIdempotent({ scope: s, key: 'dead', requestHash: 'h', execute });
+    const res = await runIdempotent({ renderError: problemResponse, scope: s, key: 'dead', requestHash: 'h', execute });
     expect(res.replayed).to.equal(false);
     expect(state.runs).to.equal(1);
   });
@@ -164,7 +165,7 @@ describe('runIdempotent (SPEC 5.3)', () => {
     const itemHash = (item: unknown) => hashRequest('POST', '/v1/partner/invoices/bulk#item', item);
 
     async function sendBatch(s: string, batchKey: string, batch: unknown[], execute: () => Promise<StoredResponse>) {
-      return Promise.allSettled(batch.map((item, index) => runIdempotent({ scope: s, key: `${batchKey}:${index}`, requestHash: itemHash(item), execute })));
+      return Promise.allSettled(batch.map((item, index) => runIdempotent({ renderError: problemResponse, scope: s, key: `${batchKey}:${index}`, requestHash: itemHash(item), execute })));
     }
 
     it('resending the original batch replays every item; a shifted subset collides with 409 by hash mismatch', async () => {
@@ -184,7 +185,7 @@ describe('runIdempotent (SPEC 5.3)', () => {
       const subset = await sendBatch(s, 'batch-1', items.slice(1), execute);
       for (const r of subset) {
         expect(r.status).to.equal('rejected');
-        expect(((r as PromiseRejectedResult).reason as ProblemError).code).to.equal('idempotency_key_mismatch');
+        expect(((r as PromiseRejectedResult).reason as ServiceError).code).to.equal('idempotency_key_mismatch');
       }
       expect(state.runs).to.equal(3);
     });
@@ -201,7 +202,7 @@ describe('runIdempotent (SPEC 5.3)', () => {
         }
         return { status: 201, body: JSON.stringify({ index, id: randomUUID() }), contentType: 'application/json' };
       };
-      const run = () => Promise.allSettled(items.map((item, index) => runIdempotent({ scope: s, key: `b:${index}`, requestHash: itemHash(item), execute: execute(index) })));
+      const run = () => Promise.allSettled(items.map((item, index) => runIdempotent({ renderError: problemResponse, scope: s, key: `b:${index}`, requestHash: itemHash(item), execute: execute(index) })));
       const first = await run();
       expect(first.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
       const second = await run();

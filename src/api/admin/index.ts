@@ -5,7 +5,7 @@ import type { Middleware } from 'koa';
 import { config } from '../../config';
 import { Partner, type PartnerDoc } from '../../db/models';
 import { jsonBody } from '../../http/json-body';
-import { ProblemError, problems } from '../../http/problem';
+import { ServiceError, serviceErrors } from '../../domain/errors';
 import { validateBody } from '../../http/validate';
 import { AdminError, connectSme, createPartner, updatePartner } from '../../services/admin';
 import { webhookUrlProblem } from '../../webhooks/url-policy';
@@ -21,7 +21,7 @@ export function adminRouter(): Router {
   router.post('/partners', async (ctx) => {
     const body = validateBody(partnerCreateSchema, ctx.request.body ?? {});
     const urlProblem = body.webhookUrl ? webhookUrlProblem(body.webhookUrl, body.mode) : null;
-    if (urlProblem) throw problems.validation([{ code: 'invalid_webhook_url', path: 'webhookUrl', message: urlProblem }]);
+    if (urlProblem) throw serviceErrors.validation([{ code: 'invalid_webhook_url', path: 'webhookUrl', message: urlProblem }]);
     ctx.status = 201;
     ctx.body = await createPartner({ name: body.name, mode: body.mode, webhookUrl: body.webhookUrl ?? null });
   });
@@ -29,9 +29,9 @@ export function adminRouter(): Router {
   router.patch('/partners/:partnerId', async (ctx) => {
     const body = validateBody(partnerUpdateSchema, ctx.request.body ?? {});
     const partner = await Partner.findById(ctx.params.partnerId).lean<PartnerDoc>();
-    if (!partner) throw problems.notFound(`No partner ${ctx.params.partnerId}.`);
+    if (!partner) throw serviceErrors.notFound(`No partner ${ctx.params.partnerId}.`);
     const urlProblem = body.webhookUrl ? webhookUrlProblem(body.webhookUrl, partner.mode) : null;
-    if (urlProblem) throw problems.validation([{ code: 'invalid_webhook_url', path: 'webhookUrl', message: urlProblem }]);
+    if (urlProblem) throw serviceErrors.validation([{ code: 'invalid_webhook_url', path: 'webhookUrl', message: urlProblem }]);
     ctx.body = await updatePartner(partner._id, body);
   });
 
@@ -41,8 +41,8 @@ export function adminRouter(): Router {
       ctx.status = 201;
       ctx.body = await connectSme({ partnerId: ctx.params.partnerId, trn: body.trn, name: body.name });
     } catch (err) {
-      if (err instanceof AdminError && err.code === 'partner_not_found') throw problems.notFound(err.message);
-      if (err instanceof AdminError) throw problems.conflict(err.code, err.message);
+      if (err instanceof AdminError && err.code === 'partner_not_found') throw serviceErrors.notFound(err.message);
+      if (err instanceof AdminError) throw serviceErrors.conflict(err.code, err.message);
       throw err;
     }
   });
@@ -52,12 +52,12 @@ export function adminRouter(): Router {
 function adminAuth(): Middleware {
   return async (ctx, next) => {
     const token = config().adminToken;
-    if (!token) throw new ProblemError(404, 'route_not_found', 'Not found', 'The admin API is disabled (ADMIN_TOKEN is not set).');
+    if (!token) throw new ServiceError(404, 'route_not_found', 'Not found', 'The admin API is disabled (ADMIN_TOKEN is not set).');
     const presented = /^Bearer (.+)$/.exec(ctx.get('Authorization'))?.[1] ?? '';
     const a = Buffer.from(presented);
     const b = Buffer.from(token);
     if (a.length !== b.length || !timingSafeEqual(a, b)) {
-      throw problems.unauthorized('invalid_admin_token', 'Send Authorization: Bearer <ADMIN_TOKEN>.');
+      throw serviceErrors.unauthorized('invalid_admin_token', 'Send Authorization: Bearer <ADMIN_TOKEN>.');
     }
     await next();
   };

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import Joi from 'joi';
 import { admission } from '../../http/admission';
 import { idempotencyScope, requireIdempotencyKey } from '../../http/idempotency';
+import { problemResponse } from '../../http/problem';
 import { validateBody } from '../../http/validate';
 import { assertDeliveryConfigured, noteTestSubmission } from '../../services/invoices-create';
 import { submitBulk } from '../../services/invoices-bulk';
@@ -21,7 +22,7 @@ export function registerBulkInvoices(router: Router): void {
     const owner = invoiceOwner(ctx);
     assertDeliveryConfigured(owner.partner);
     await noteTestSubmission(owner.partner);
-    const { response, allReplayed } = await submitBulk({ owner, scope: idempotencyScope(ctx), batchKey, path: ctx.path, items: invoices });
+    const { response, allReplayed } = await submitBulk({ owner, scope: idempotencyScope(ctx), batchKey, path: ctx.path, items: invoices, renderError: problemResponse });
     if (allReplayed) ctx.set('Idempotent-Replayed', 'true');
     ctx.status = 207;
     ctx.body = response;

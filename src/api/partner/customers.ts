@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { PartnerDoc, SmeConnectionDoc } from '../../db/models';
 import { customerUpsertSchema } from '../../domain/customer-schema';
 import { idempotent } from '../../http/idempotency';
-import { problems } from '../../http/problem';
+import { serviceErrors } from '../../domain/errors';
 import { validateBody } from '../../http/validate';
 import { findCustomer, upsertCustomer, type CustomerOwner } from '../../services/customers';
 
@@ -16,7 +16,7 @@ export function registerCustomers(router: Router): void {
 
   router.get('/customers/:externalRef', async (ctx) => {
     const customer = await findCustomer(ownerOf(ctx.state), ctx.params.externalRef);
-    if (!customer) throw problems.notFound(`No customer with externalRef "${ctx.params.externalRef}" for this SME.`);
+    if (!customer) throw serviceErrors.notFound(`No customer with externalRef "${ctx.params.externalRef}" for this SME.`);
     ctx.body = customer;
   });
 }

@@ -4,7 +4,7 @@ import type { PartnerDoc, SmeConnectionDoc } from '../../db/models';
 import { listQuerySchema, resolveListQuery, type RawListQuery } from '../../domain/invoice-list-query';
 import { validateInvoiceBody } from '../../domain/invoice-schema';
 import { idempotent } from '../../http/idempotency';
-import { problems } from '../../http/problem';
+import { serviceErrors } from '../../domain/errors';
 import { validateQuery } from '../../http/validate';
 import { assertDeliveryConfigured, createInvoice, noteTestSubmission, type InvoiceOwner } from '../../services/invoices-create';
 import { deleteInvoice, retryInvoice } from '../../services/invoices-lifecycle';
@@ -23,7 +23,7 @@ export function invoiceScope(ctx: Context): InvoiceScope {
 export function registerInvoices(router: Router): void {
   router.post('/invoices', idempotent(), async (ctx) => {
     const { value, errors } = validateInvoiceBody(ctx.request.body);
-    if (!value) throw problems.validation(errors, 'InvalidBody: the request body failed validation; see meta.errors.');
+    if (!value) throw serviceErrors.validation(errors, 'InvalidBody: the request body failed validation; see meta.errors.');
     const owner = invoiceOwner(ctx);
     assertDeliveryConfigured(owner.partner);
     await noteTestSubmission(owner.partner);
@@ -34,7 +34,7 @@ export function registerInvoices(router: Router): void {
   router.get('/invoices', async (ctx) => {
     const raw = validateQuery<RawListQuery>(listQuerySchema, ctx.query);
     const { value, errors } = resolveListQuery(raw);
-    if (!value) throw problems.validation(errors, 'InvalidQuery: the query string failed validation; see meta.errors.');
+    if (!value) throw serviceErrors.validation(errors, 'InvalidQuery: the query string failed validation; see meta.errors.');
     ctx.body = await listInvoices(invoiceScope(ctx), value);
   });
 

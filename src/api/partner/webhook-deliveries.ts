@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { Invoice, type PartnerDoc, type SmeConnectionDoc, type WebhookDeliveryDoc } from '../../db/models';
 import { idempotent } from '../../http/idempotency';
-import { ProblemError, problems } from '../../http/problem';
+import { ServiceError, serviceErrors } from '../../domain/errors';
 import { deliveriesOf, WebhookError } from '../../webhooks/deliveries';
 import { replayStatusWebhook } from '../../webhooks/start';
 
@@ -44,7 +44,7 @@ function owner(ctx: Context): { partnerId: string; smeId: string } {
   return { partnerId: (ctx.state.partner as PartnerDoc)._id, smeId: (ctx.state.sme as SmeConnectionDoc)._id };
 }
 
-const notYours = (id: string) => problems.notFound(`No invoice ${id.slice(0, 64)} for this partner and SME.`);
+const notYours = (id: string) => serviceErrors.notFound(`No invoice ${id.slice(0, 64)} for this partner and SME.`);
 
 /**
  * SPEC 4.1 lists no Idempotency-Key for replay, while SPEC 1 wants one on every mutation: a key, when sent,
@@ -73,9 +73,9 @@ export function registerWebhookDeliveries(router: Router): void {
       if (!(err instanceof WebhookError)) throw err;
       if (err.code === 'invoice_not_found') throw notYours(id);
       if (err.code === 'no_event') {
-        throw new ProblemError(404, 'no_webhook_event', 'Not found', `Invoice ${id} has not reached delivered or rejected, so there is no event to replay.`);
+        throw new ServiceError(404, 'no_webhook_event', 'Not found', `Invoice ${id} has not reached delivered or rejected, so there is no event to replay.`);
       }
-      throw problems.conflict('webhook_url_not_configured', 'No webhook URL is registered for this partner; ask support to set one (einvoice admin partner:update --webhook-url), then replay.');
+      throw serviceErrors.conflict('webhook_url_not_configured', 'No webhook URL is registered for this partner; ask support to set one (einvoice admin partner:update --webhook-url), then replay.');
     }
   });
 }

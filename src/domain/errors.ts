@@ -1,0 +1,38 @@
+// The one family of errors a service raises about a caller's request: HTTP status, machine code, title, a
+// sentence saying what to send instead, and structured meta. Each API surface maps it to its own wire shape
+// (the Partner API's problem+json in src/http/problem.ts; the Tenant API's {code, humanMessage, meta}).
+import type { FieldError } from './invoice-types';
+
+export class ServiceError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly title: string,
+    readonly detail?: string,
+    readonly meta?: Record<string, unknown>,
+    /** Extra response headers, e.g. Retry-After on 429. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail ?? title);
+    this.name = 'ServiceError';
+  }
+}
+
+// Constructors for the errors every route can raise, so codes and titles stay consistent.
+export const serviceErrors = {
+  validation(errors: FieldError[], detail = 'The request body failed validation; see meta.errors.'): ServiceError {
+    return new ServiceError(400, 'validation_failed', 'Invalid request', detail, { errors });
+  },
+  unauthorized(code: string, detail: string): ServiceError {
+    return new ServiceError(401, code, 'Unauthorized', detail);
+  },
+  forbidden(code: string, detail: string): ServiceError {
+    return new ServiceError(403, code, 'Forbidden', detail);
+  },
+  notFound(detail = 'No such resource, or it is not yours.'): ServiceError {
+    return new ServiceError(404, 'not_found', 'Not found', detail);
+  },
+  conflict(code: string, detail: string, meta?: Record<string, unknown>): ServiceError {
+    return new ServiceError(409, code, 'Conflict', detail, meta);
+  },
+};
