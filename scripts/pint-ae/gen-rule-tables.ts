@@ -1,21 +1,25 @@
 /**
- * Generates src/pint-ae/rules/codelists.ts and src/pint-ae/rules/messages.ts from the official
- * PINT-AE Schematron files (../shared/pint-ae/schematron/{billing,selfbilling}/*.sch).
+ * Generates src/pint-ae/codelists.ts and src/pint-ae/rules/messages.ts from the official PINT-AE
+ * artefacts (../shared/pint-ae: schematron/{billing,selfbilling}/*.sch and codelists/*.gc).
  *
  *   npx tsx scripts/pint-ae/gen-rule-tables.ts [PINT_AE_DIR]
  *
- * The code lists are taken from the .sch itself (the values the official rules really test), not
- * from the genericode files, which can differ. Each list literal is checked to be a plain
+ * Which codes are valid is taken from the .sch itself (the values the official rules really test),
+ * not from the genericode files, which can differ. Each list literal is checked to be a plain
  * single-spaced token list, so that set membership is equivalent to the rule's
  * `contains(' list ', concat(' ', normalize-space(.), ' '))` test.
+ *
+ * The genericode files only supply the names the renderer writes next to a code (exemption reason,
+ * goods type, payment means); where the .sch tests the same list, the script checks that both agree.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseXml } from '../../src/pint-ae/rules/xml';
 
 const SCH = 'http://purl.oclc.org/dsdl/schematron';
+const GC = 'http://docs.oasis-open.org/codelist/ns/genericode/1.0/';
 const dir = path.resolve(process.argv[2] ?? path.join(__dirname, '../../../shared/pint-ae'));
-const outDir = path.join(__dirname, '../../src/pint-ae/rules');
+const srcDir = path.join(__dirname, '../../src/pint-ae');
 const FILES = ['PINT-UBL-validation-preprocessed.sch', 'PINT-jurisdiction-aligned-rules.sch'];
 
 interface AssertInfo {
@@ -120,6 +124,67 @@ lists.push(['PASSPORT_COUNTRY', 'Passport issuing countries as the ibr-010-ae / 
 const mimes = [...t('ibr-cl-24').matchAll(/@mimeCode = '([^']+)'/g)].map((m) => m[1]);
 lists.push(['MIME_CODE', 'Attachment MIME codes (ibr-cl-24)', mimes]);
 
+// ibr-128-ae: the emirate codes, as the XPath sequence compared with cbc:CountrySubentity
+function emirateCodes(test: string): string[] {
+  const m = /cbc:CountrySubentity = \(((?:"[A-Z]+"(?:, )?)+)\)/.exec(test);
+  if (!m) throw new Error('emirate sequence not found in ibr-128-ae');
+  return [...m[1].matchAll(/"([A-Z]+)"/g)].map((x) => x[1]);
+}
+const emirates = emirateCodes(t('ibr-128-ae'));
+
+/** The rows of a genericode file as id -> name, in file order. */
+function genericodeNames(file: string): [string, string][] {
+  const doc = parseXml(fs.readFileSync(path.join(dir, 'codelists', file), 'utf8'));
+  const rows = doc.root.child(GC, 'SimpleCodeList')?.children(GC, 'Row') ?? [];
+  const out: [string, string][] = [];
+  for (const row of rows) {
+    const col = (ref: string) => row.children(GC, 'Value').find((v) => v.attr('ColumnRef') === ref)?.child(GC, 'SimpleValue')?.value;
+    const id = col('id');
+    const name = col('name');
+    if (id === undefined || name === undefined) throw new Error(`${file}: a row without id or name`);
+    out.push([id, name]);
+  }
+  if (out.length === 0) throw new Error(`${file}: no rows`);
+  return out;
+}
+
+/** Every code of a genericode list must be one the official rule accepts (and, with `all`, every accepted code must be listed). */
+function checkAgainstSch(file: string, names: [string, string][], schList: string[], all: boolean): void {
+  const sch = new Set(schList);
+  const gc = new Set(names.map(([id]) => id));
+  const extra = [...gc].filter((c) => !sch.has(c));
+  const missing = all ? schList.filter((c) => !gc.has(c)) : [];
+  if (extra.length || missing.length) throw new Error(`${file} and the .sch differ: only in .gc ${extra.join(' ')}; only in .sch ${missing.join(' ')}`);
+}
+
+/**
+ * Corrections of misspelt names in the official lists. The name is printed on the invoice
+ * (cbc:TaxExemptionReason) and no rule tests it, so the renderer writes the correct spelling. The
+ * script fails when the official text changes, so a corrected release makes the entry go away.
+ */
+const NAME_CORRECTIONS: Record<string, Record<string, [official: string, corrected: string]>> = {
+  'Aligned-TaxExemptionCodes.gc': { 'DL8.46.1': ['Cetrain financial services', 'Certain financial services'] },
+};
+function corrected(file: string, names: [string, string][]): [string, string][] {
+  const fixes = NAME_CORRECTIONS[file] ?? {};
+  for (const [id, [official]] of Object.entries(fixes)) {
+    const row = names.find(([c]) => c === id);
+    if (!row || row[1] !== official) throw new Error(`${file}: ${id} is no longer named '${official}': drop its entry in NAME_CORRECTIONS`);
+  }
+  return names.map(([id, name]) => [id, fixes[id]?.[1] ?? name]);
+}
+
+const listByName = (name: string) => lists.find(([n]) => n === name)![2];
+const goodsTypes = genericodeNames('GoodsType.gc');
+checkAgainstSch('GoodsType.gc', goodsTypes, listByName('GOODS_TYPE'), true);
+const exemptionReasons = corrected('Aligned-TaxExemptionCodes.gc', genericodeNames('Aligned-TaxExemptionCodes.gc'));
+const paymentMeans = genericodeNames('UNCL4461.gc');
+checkAgainstSch('UNCL4461.gc', paymentMeans, listByName('UNCL4461'), false);
+
+const quote = (s: string) => (s.includes("'") && !/["\\]/.test(s) ? `"${s}"` : `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`);
+const key = (s: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(s) ? s : quote(s));
+const entries = (names: [string, string][]) => names.map(([id, name]) => `  ${key(id)}: ${quote(name)},`).join('\n');
+
 function wrap(tokens: string[], indent: string, width = 100): string {
   const lines: string[] = [];
   let cur = '';
@@ -134,10 +199,14 @@ function wrap(tokens: string[], indent: string, width = 100): string {
   return lines.map((l) => indent + l).join('\n');
 }
 
-const header = (what: string) =>
-  `// GENERATED by scripts/pint-ae/gen-rule-tables.ts from the official PINT-AE Schematron (release 2026.5).\n// ${what}\n// Do not edit by hand: rerun the script.\n`;
+const header = (from: string, what: string) =>
+  `// GENERATED by scripts/pint-ae/gen-rule-tables.ts from the official PINT-AE ${from} (release 2026.5).\n// ${what}\n// Do not edit by hand: rerun the script.\n`;
 
-let codelists = header('Code lists exactly as the official rules test them.') + '\n';
+let codelists =
+  header(
+    'Schematron and genericode lists',
+    'Code lists exactly as the official rules test them, and the names the official lists give codes.\n// The one source of PINT-AE code lists for the renderer, the pre-submit checks and the native rules.',
+  ) + '\n';
 codelists += `/** A code list: membership equals the rule's contains(' list ', concat(' ', normalize-space(.), ' ')). */\nexport type CodeList = ReadonlySet<string>;\n\nfunction list(codes: string): CodeList {\n  return new Set(codes.trim().split(/\\s+/));\n}\n`;
 for (const [name, doc, tokens] of lists) {
   if (name === 'MIME_CODE') {
@@ -146,14 +215,18 @@ for (const [name, doc, tokens] of lists) {
     codelists += `\n/** ${doc} (${tokens.length}) */\nexport const ${name}: CodeList = list(\`\n${wrap(tokens, '  ')}\n\`);\n`;
   }
 }
-fs.writeFileSync(path.join(outDir, 'codelists.ts'), codelists);
+codelists += `\n/** Emirate codes for cbc:CountrySubentity of a UAE address (ibr-128-ae) (${emirates.length}) */\nexport const EMIRATE_CODES = [${emirates.map(quote).join(', ')}] as const;\nexport type EmirateCode = (typeof EMIRATE_CODES)[number];\n`;
+codelists += `\n/** Names of the BTAE-09 goods types (codelists/GoodsType.gc; same codes as GOODS_TYPE) */\nexport const GOODS_TYPE_NAMES = {\n${entries(goodsTypes)}\n} as const;\nexport type GoodsTypeCode = keyof typeof GOODS_TYPE_NAMES;\n`;
+codelists += `\n/** Names of the exemption reasons of category E (codelists/Aligned-TaxExemptionCodes.gc; no rule tests these codes) */\nexport const EXEMPTION_REASON_NAMES = {\n${entries(exemptionReasons)}\n} as const;\nexport type ExemptionReasonCode = keyof typeof EXEMPTION_REASON_NAMES;\n`;
+codelists += `\n/** Names of the payment means codes the official list names (codelists/UNCL4461.gc); other UNCL4461 codes have none */\nexport const PAYMENT_MEANS_NAMES: Readonly<Record<string, string>> = {\n${entries(paymentMeans)}\n};\n`;
+fs.writeFileSync(path.join(srcDir, 'codelists.ts'), codelists);
 
-let messages = header('Assert ids, flags and texts of both official Schematron files, in file order.') + '\n';
+let messages = header('Schematron', 'Assert ids, flags and texts of both official Schematron files, in file order.') + '\n';
 messages += `export interface AssertMeta {\n  flag: string;\n  kind: 'assert' | 'report';\n  /** Which official file: 'ubl' = PINT-UBL-validation-preprocessed.sch, 'ae' = PINT-jurisdiction-aligned-rules.sch. */\n  file: 'ubl' | 'ae';\n  text: string;\n}\n\nexport const ASSERTS: Readonly<Record<string, AssertMeta>> = {\n`;
 for (const a of billing) {
   const text = `'${a.text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   messages += `  '${a.id}': { flag: '${a.flag}', kind: '${a.kind}', file: '${a.file.startsWith('PINT-UBL') ? 'ubl' : 'ae'}', text: ${text} },\n`;
 }
 messages += '};\n';
-fs.writeFileSync(path.join(outDir, 'messages.ts'), messages);
-console.log(`wrote codelists.ts (${lists.length} lists) and messages.ts (${billing.length} asserts)`);
+fs.writeFileSync(path.join(srcDir, 'rules', 'messages.ts'), messages);
+console.log(`wrote codelists.ts (${lists.length} code lists, 1 emirate list, 3 name lists) and rules/messages.ts (${billing.length} asserts)`);

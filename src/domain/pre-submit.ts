@@ -2,7 +2,7 @@
 // heldErrors) instead of queueing it. They cover what SPEC 2.1 requires beyond the shape, and every
 // input from which the renderer would otherwise produce a document the official PINT-AE Schematron
 // rejects with a fatal finding (the rule id is named in each message). Pure code.
-import { COUNTRY_CODES, PASSPORT_COUNTRY_CODES, UNIT_CODES } from '../pint-ae/codelists';
+import { ISO3166 as COUNTRY_CODES, PASSPORT_COUNTRY as PASSPORT_COUNTRY_CODES, UNECE_REC20 as UNIT_CODES } from '../pint-ae/codelists';
 import { emirateCode, EMIRATE_HINT } from './emirates';
 import {
   addressCountry,

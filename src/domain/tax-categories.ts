@@ -2,7 +2,7 @@
 // rate printed on lines and in the breakdown, the rate that computes tax, exemption reason (E only),
 // reverse-charge goods type (BTAE-09, AE only). Pure data and code.
 import type { ShortTaxCode, TaxCategory } from './invoice-types';
-import { EXEMPTION_REASONS, GOODS_TYPES, type ExemptionReasonCode, type GoodsTypeCode } from '../pint-ae/codelists';
+import { EXEMPTION_REASON_NAMES as EXEMPTION_REASONS, GOODS_TYPE_NAMES as GOODS_TYPES, type ExemptionReasonCode, type GoodsTypeCode } from '../pint-ae/codelists';
 
 export type PintTaxCode = 'S' | 'Z' | 'E' | 'O' | 'AE';
 

@@ -1,9 +1,9 @@
 /**
  * Code list rules: pattern Codesmodel (PINT-UBL-validation) and Codesmodelaligned
- * (PINT-jurisdiction-aligned-rules). The lists themselves are in ../codelists.ts, extracted from
+ * (PINT-jurisdiction-aligned-rules). The lists themselves are in ../../codelists.ts, extracted from
  * the official .sch by scripts/pint-ae/gen-rule-tables.ts.
  */
-import * as CL from '../codelists';
+import * as CL from '../../codelists';
 import { CAC, CBC, cbc, matchesContext } from '../dsl';
 import type { Rule } from '../engine';
 import type { El } from '../xml';

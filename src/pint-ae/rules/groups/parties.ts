@@ -2,7 +2,7 @@
  * Parties: seller, buyer, payee, tax representative, their addresses, identifiers, TRN/TIN
  * (both official files).
  */
-import { PASSPORT_COUNTRY } from '../codelists';
+import { EMIRATE_CODES, PASSPORT_COUNTRY } from '../../codelists';
 import { CAC, CBC, attrAt, cac, cbc, count, has, matchesContext, ns1, p, str1 } from '../dsl';
 import type { Ctx, Rule } from '../engine';
 import { isVat } from '../shared';
@@ -35,8 +35,6 @@ function tradeLicenceAuthorityGiven(party: El): boolean {
 }
 
 const addressComplete = (a: El) => has(a, 'cbc:StreetName') && has(a, 'cbc:CityName') && has(a, 'cbc:CountrySubentity');
-
-export const EMIRATES = ['AUH', 'DXB', 'SHJ', 'UAQ', 'FUJ', 'AJM', 'RAK'];
 
 /** Is there a seller tax registration identifier (TIN, 10 digits starting with 1) in the document? */
 function sellerTinPresent(ctx: Ctx): boolean {
@@ -289,7 +287,7 @@ export const partyRules: Rule[] = [
         id: 'ibr-128-ae',
         test: (el) => {
           const uae = someEq(p(el, 'cac:Country/cbc:IdentificationCode'), 'AE');
-          return (uae && someEq(el.children(CBC, 'CountrySubentity'), ...EMIRATES)) || !uae;
+          return (uae && someEq(el.children(CBC, 'CountrySubentity'), ...EMIRATE_CODES)) || !uae;
         },
       },
     ],
