@@ -12,13 +12,13 @@
  */
 import { RuleSet, type Finding, type Findings, type Profile, type Rule } from './engine';
 import { allowanceChargeRules } from './groups/allowances-charges';
-import { codeListRules } from './groups/code-lists';
+import { codeListRules } from './groups/code-list-rules';
 import { documentRules } from './groups/document';
 import { identifierRules } from './groups/identifiers';
 import { lineRules } from './groups/lines';
 import { partyRules } from './groups/parties';
-import { taxRules } from './groups/tax-categories';
-import { totalRules } from './groups/totals';
+import { taxRules } from './groups/tax-category-rules';
+import { totalRules } from './groups/totals-rules';
 import { CBC } from './dsl';
 import { parseXml, type XmlDocument } from './xml';
 

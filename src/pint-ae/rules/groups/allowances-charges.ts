@@ -1,6 +1,6 @@
 /**
  * Allowances and charges: document level, line level and price level (both official files).
- * The tax-category rules on allowances/charges are in tax-categories.ts.
+ * The tax-category rules on allowances/charges are in tax-category-rules.ts.
  */
 import { CAC, CBC, CREDIT_NOTE, INVOICE, cac, count, has, inLine, matchesContext, p } from '../dsl';
 import type { Ctx, Rule } from '../engine';

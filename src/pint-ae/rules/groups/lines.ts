@@ -1,6 +1,6 @@
 /**
  * Invoice / credit note lines: line fields, periods, items, prices, BTAE-08/BTAE-10 (both files).
- * The per-line tax category rules are in tax-categories.ts.
+ * The per-line tax category rules are in tax-category-rules.ts.
  */
 import { CAC, CBC, attrAt, cac, cbc, count, has, matchesContext, ns1, p, typeCodes } from '../dsl';
 import type { Rule } from '../engine';
