@@ -1,13 +1,14 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { config } from '../src/config';
-import { Invoice, InvoiceDocument, SmeConnection, type InvoiceStatus } from '../src/db/models';
+import { Invoice, InvoiceDocument, SmeConnection } from '../src/db/models';
+import type { InvoiceStatus } from '../src/domain/invoice-status';
 import type { InvoiceCreateBody } from '../src/domain/invoice-types';
 import { renderInvoice } from '../src/pint-ae/render';
 import { validatePintAeNative } from '../src/pint-ae/rules';
-import { scheduleSimulatedAcknowledgement, simulatedHandOver, simulatedVerdict } from '../src/provider/simulated-asp';
+import { AspUnavailableError, type AspClient } from '../src/provider/asp';
 import { runOfficialSchematron } from '../src/schematron/official-schematron';
-import type { AspVerdict } from '../workflows/invoice-signals';
-import { advanceInvoiceStatus, moveInvoiceStatus, tryMove } from './invoice-status';
+import { advanceInvoiceStatus, moveInvoiceStatus, tryMove } from '../src/services/invoice-status-writer';
+import type { AspVerdict, InvoiceMode } from '../src/temporal/contract';
 
 // The steps of invoiceWorkflow that touch the world. Each is safe to retry: it re-reads the persisted status and
 // does nothing when its transition already happened, so a Temporal retry after a lost reply never repeats a step.
@@ -122,27 +123,37 @@ export async function reserveDeliveryCredit({ invoiceId }: { invoiceId: string }
 
 export type DeliveryResult = { delivered: true; submissionId: string } | { delivered: false; reason: string };
 
-/** validated (or blocked_no_credit after a top-up) -> delivered: hands the document to the ASP. */
-export async function deliverInvoice({ invoiceId }: { invoiceId: string }): Promise<DeliveryResult> {
-  const inv = await Invoice.findById(invoiceId, { status: 1, mode: 1, run: 1, body: 1, aspSubmissionId: 1 }).lean();
-  if (!inv) throw notFound(invoiceId);
-  if (inv.status === 'delivered' && inv.aspSubmissionId) return { delivered: true, submissionId: inv.aspSubmissionId };
-  if (inv.mode !== 'test') {
-    // The accredited provider's client is the [provider] issue; until it exists the API refuses live submissions
-    // (503 provider_not_configured) unless PROVIDER_LIVE_URL is set, and then the refusal is explicit here.
-    throw ApplicationFailure.nonRetryable('live delivery through the accredited provider is not available in this build', 'provider_unavailable');
-  }
-  const handOver = simulatedHandOver({ _id: inv._id, run: inv.run, body: inv.body });
-  if (!handOver.accepted) return { delivered: false, reason: handOver.reason };
-  await moveInvoiceStatus(invoiceId, { status: inv.status as InvoiceStatus, run: inv.run }, 'delivered', null, { aspSubmissionId: handOver.submissionId });
-  scheduleSimulatedAcknowledgement({ _id: inv._id, body: inv.body }, handOver.submissionId, config().simulatedAspAckDelayMs);
-  return { delivered: true, submissionId: handOver.submissionId };
+/** What the pipeline's steps need from outside: the ASP of each mode. */
+export interface PipelineDeps {
+  asp: Record<InvoiceMode, AspClient>;
 }
 
-/** The timer fallback: asks the ASP about a hand-over whose acknowledgement signal has not arrived. */
-export async function pollAspVerdict({ invoiceId, submissionId }: { invoiceId: string; submissionId: string }): Promise<AspVerdict | { submissionId: string; status: 'pending' }> {
-  const inv = await Invoice.findById(invoiceId, { mode: 1, body: 1 }).lean();
-  if (!inv) throw notFound(invoiceId);
-  if (inv.mode !== 'test') return { submissionId, status: 'pending' };
-  return simulatedVerdict({ body: inv.body }, submissionId);
+/** The steps that talk to the ASP, bound to the ASPs the worker was given. */
+export function aspSteps(deps: PipelineDeps) {
+  const aspOf = (mode: string) => deps.asp[mode === 'live' ? 'live' : 'test'];
+  return {
+    /** validated (or blocked_no_credit after a top-up) -> delivered: hands the document to the ASP. */
+    async deliverInvoice({ invoiceId }: { invoiceId: string }): Promise<DeliveryResult> {
+      const inv = await Invoice.findById(invoiceId, { status: 1, mode: 1, run: 1, body: 1, aspSubmissionId: 1 }).lean();
+      if (!inv) throw notFound(invoiceId);
+      if (inv.status === 'delivered' && inv.aspSubmissionId) return { delivered: true, submissionId: inv.aspSubmissionId };
+      let handOver;
+      try {
+        handOver = await aspOf(inv.mode).submit({ invoiceId, run: inv.run ?? 1, body: inv.body });
+      } catch (err) {
+        if (err instanceof AspUnavailableError) throw ApplicationFailure.nonRetryable(err.message, err.code);
+        throw err;
+      }
+      if (!handOver.accepted) return { delivered: false, reason: handOver.reason };
+      await moveInvoiceStatus(invoiceId, { status: inv.status as InvoiceStatus, run: inv.run }, 'delivered', null, { aspSubmissionId: handOver.submissionId });
+      return { delivered: true, submissionId: handOver.submissionId };
+    },
+
+    /** The timer fallback: asks the ASP about a hand-over whose acknowledgement signal has not arrived. */
+    async pollAspVerdict({ invoiceId, submissionId }: { invoiceId: string; submissionId: string }): Promise<AspVerdict | { submissionId: string; status: 'pending' }> {
+      const inv = await Invoice.findById(invoiceId, { mode: 1, body: 1 }).lean();
+      if (!inv) throw notFound(invoiceId);
+      return aspOf(inv.mode).poll({ invoiceId, submissionId, body: inv.body });
+    },
+  };
 }

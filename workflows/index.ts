@@ -1,5 +1,4 @@
 // Deterministic workflow code only (no I/O, no Node APIs); the worker bundles this file.
-export { statusTransitionWorkflow } from './status-transition';
-export { webhookDeliveryWorkflow, fireStatusWebhook } from './webhook-delivery';
-export { maintenanceWorkflow } from './maintenance';
-export { invoiceWorkflow } from './invoice';
+export { webhookDeliveryWorkflow, fireStatusWebhook } from './webhook-delivery-workflow';
+export { maintenanceWorkflow } from './maintenance-workflow';
+export { invoiceWorkflow } from './invoice-workflow';

@@ -5,7 +5,7 @@ import { temporal } from '@temporalio/proto';
 import { ProvisioningError, say } from './log';
 import { freePort, isReachable, waitUntil } from './net';
 import { startLogged, tail, type ManagedProcess } from './process';
-import { SEARCH_ATTRIBUTES } from './search-attributes';
+import { SEARCH_ATTRIBUTE_NAMES as SEARCH_ATTRIBUTES } from '../../src/temporal/contract';
 import { downloadRecentlyFailed, quietly, rememberDownloadFailure } from './download-memo';
 import { isExecutable, onPath, runVisible, toolDir } from './tools-cache';
 

@@ -1,4 +1,4 @@
-import { webhookWorkflowId } from '../temporal/workflow-ids';
+import { webhookWorkflowId } from '../temporal/contract';
 import { deliveriesOf, WebhookError } from '../webhooks/deliveries';
 import { replayStatusWebhook } from '../webhooks/start';
 import { UsageError, type CliIo } from './io';

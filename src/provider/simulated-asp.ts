@@ -1,10 +1,9 @@
 // The built-in ASP of test mode (DESIGN: test mode never calls a provider). It accepts a hand-over, then
 // acknowledges by signalling the invoice workflow shortly after, as a real ASP's callback would. Integrators
 // steer it deterministically with a marker in buyer.name, so every outcome can be tried in test mode.
-import { invoiceWorkflowId } from '../temporal/workflow-ids';
-import { temporalClient } from '../temporal/client';
-import { acknowledgedSignal, type AspVerdict } from '../../workflows/invoice-signals';
+import type { AspVerdict } from '../temporal/contract';
 import { logger } from '../logger';
+import type { AspClient, HandOver } from './asp';
 
 export const SIMULATE_REJECT = '[asp:reject]';
 export const SIMULATE_REJECT_AFTER_DELIVERY = '[asp:reject-after-delivery]';
@@ -24,8 +23,6 @@ export function simulatedBehaviour(body: { buyer?: { name?: string } } | null | 
 export const SIMULATED_REFUSAL = 'buyer_trn_invalid: the simulated ASP refused the document ([asp:reject] in buyer.name)';
 export const SIMULATED_AUTHORITY_REJECTION = 'buyer_trn_invalid: the simulated authority rejected the delivered document ([asp:reject-after-delivery] in buyer.name)';
 
-export type HandOver = { accepted: true; submissionId: string } | { accepted: false; reason: string };
-
 /** Pure: the answer to a hand-over. The submission id is stable per run, so a retried activity gets the same one. */
 export function simulatedHandOver(invoice: { _id: string; run?: number | null; body: unknown }): HandOver {
   if (simulatedBehaviour(invoice.body as never) === 'refuse') return { accepted: false, reason: SIMULATED_REFUSAL };
@@ -39,23 +36,35 @@ export function simulatedVerdict(invoice: { body: unknown }, submissionId: strin
     : { submissionId, status: 'acknowledged', reason: null };
 }
 
+/** Tells the invoice workflow the ASP's verdict (the Temporal client's signal, passed in by the worker). */
+export type VerdictSink = (invoiceId: string, verdict: AspVerdict) => Promise<void>;
+
 /**
- * Sends the acknowledgement signal after delayMs. Held in memory only: if this process dies first, the
- * workflow's timer fallback polls simulatedVerdict instead, so no invoice waits forever.
+ * The built-in ASP as a value: accepts or refuses at once, then sends its verdict through `notify` after
+ * `ackDelayMs`, as a real ASP's callback would. Held in memory only: if the worker dies first, the workflow's
+ * timer fallback polls instead, so no invoice waits forever.
  */
-export function scheduleSimulatedAcknowledgement(invoice: { _id: string; body: unknown }, submissionId: string, delayMs: number): void {
-  if (simulatedBehaviour(invoice.body as never) === 'no_ack') return;
-  const verdict = simulatedVerdict(invoice, submissionId);
+export function simulatedAsp(opts: { ackDelayMs: number; notify: VerdictSink }): AspClient {
+  return {
+    async submit({ invoiceId, run, body }) {
+      const handOver = simulatedHandOver({ _id: invoiceId, run, body });
+      if (handOver.accepted) scheduleAcknowledgement(invoiceId, body, handOver.submissionId, opts);
+      return handOver;
+    },
+    async poll({ body, submissionId }) {
+      return simulatedVerdict({ body }, submissionId);
+    },
+  };
+}
+
+function scheduleAcknowledgement(invoiceId: string, body: unknown, submissionId: string, opts: { ackDelayMs: number; notify: VerdictSink }): void {
+  if (simulatedBehaviour(body as never) === 'no_ack') return;
+  const verdict = simulatedVerdict({ body }, submissionId);
   const timer = setTimeout(() => {
-    void (async () => {
-      try {
-        const client = await temporalClient();
-        await client.workflow.getHandle(invoiceWorkflowId(invoice._id)).signal(acknowledgedSignal, verdict);
-      } catch (err) {
-        // The invoice was deleted (workflow terminated) or Temporal is away: the timer fallback covers the latter.
-        logger.warn({ err, invoiceId: invoice._id }, 'simulated ASP could not signal the acknowledgement');
-      }
-    })();
-  }, delayMs);
+    opts.notify(invoiceId, verdict).catch((err: unknown) =>
+      // The invoice was deleted (workflow terminated) or Temporal is away: the timer fallback covers the latter.
+      logger.warn({ err, invoiceId }, 'simulated ASP could not signal the acknowledgement'),
+    );
+  }, opts.ackDelayMs);
   timer.unref();
 }

@@ -1,11 +1,9 @@
 // Support operations on invoices (DESIGN runtime flow 5): restart stuck or failed runs, list stuck invoices.
 // No owner and no rate limit: these are for operators, who see every invoice.
 import { Invoice, type InvoiceStatus } from '../db/models';
-import { temporalClient } from '../temporal/client';
-import { invoiceWorkflowId } from '../temporal/workflow-ids';
-import { retrySignal } from '../../workflows/invoice-signals';
+import { invoiceWorkflowId } from '../temporal/contract';
 import { requeue, RETRYABLE } from './invoices-lifecycle';
-import { resumeInvoiceWorkflow, startInvoiceWorkflow, type WorkflowInvoice } from './invoice-workflows';
+import { nudgeOrRestartInvoiceWorkflow, resumeInvoiceWorkflow, type WorkflowInvoice } from '../temporal/client';
 
 export class OpsError extends Error {}
 
@@ -34,17 +32,7 @@ export async function opsRetry(invoiceId: string): Promise<OpsRetryResult> {
     return { invoiceId, status: 'queued', action: how === 'signalled' ? 'requeued_and_signalled' : 'requeued_and_started' };
   }
   if (status === 'acknowledged') throw new OpsError(`invoice ${invoiceId} is acknowledged: nothing to retry`);
-  const handle = (await temporalClient()).workflow.getHandle(invoiceWorkflowId(inv._id));
-  const running = await handle.describe().then(
-    (d) => d.status.name === 'RUNNING',
-    () => false,
-  );
-  if (running) {
-    await handle.signal(retrySignal);
-    return { invoiceId, status, action: 'nudged' };
-  }
-  await startInvoiceWorkflow(inv);
-  return { invoiceId, status, action: 'restarted' };
+  return { invoiceId, status, action: await nudgeOrRestartInvoiceWorkflow(inv) };
 }
 
 export interface StuckInvoice {

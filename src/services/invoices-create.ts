@@ -12,7 +12,8 @@ import { issueYearOf, reservedTrnOutcome, trnMismatch, TEST_DELIVER_TRN, TEST_RE
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
 import { renderInvoice } from '../pint-ae/render';
-import { startInvoiceWorkflow } from './invoice-workflows';
+import { startInvoiceWorkflow } from '../temporal/client';
+import { demoteToDraft } from './invoice-status-writer';
 
 /** Who submits: the partner and the SME its connection secret resolved. */
 export interface InvoiceOwner {
@@ -139,21 +140,8 @@ export async function launchInvoice(p: PreparedInvoice): Promise<InvoiceQueued> 
     return invoiceQueued({ ...created, status: 'queued' });
   } catch (err) {
     logger.error({ err, invoiceId: created._id }, 'automatic submission failed; the invoice is left as a draft');
-    return invoiceQueued({ ...created, status: await demoteToDraft(created._id) });
+    return invoiceQueued({ ...created, status: await demoteToDraft(created._id, 1, 'automatic submission failed; POST /v1/partner/invoices/{id}/retry to submit it') });
   }
-}
-
-/**
- * SPEC 3.1 "automatic submit crashed -> draft". Conditional on queued: if the start did happen (its reply was
- * lost) and the workflow already moved the invoice on, the invoice is in the pipeline and stays there.
- */
-async function demoteToDraft(invoiceId: string): Promise<'draft' | 'queued'> {
-  const reason = 'automatic submission failed; POST /v1/partner/invoices/{id}/retry to submit it';
-  const res = await Invoice.updateOne(
-    { _id: invoiceId, status: 'queued' },
-    { $set: { status: 'draft', reason }, $push: { history: { status: 'draft', at: new Date(), reason, run: 1 } } },
-  );
-  return res.modifiedCount === 1 ? 'draft' : 'queued';
 }
 
 async function duplicateNumber(owner: InvoiceOwner, body: InvoiceCreateBody): Promise<ServiceError> {

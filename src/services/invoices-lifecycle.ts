@@ -4,11 +4,11 @@ import { Invoice, InvoiceDocument, type InvoiceStatus } from '../db/models';
 import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
-import { advanceInvoiceStatus } from '../../activities/invoice-status';
+import { advanceInvoiceStatus, demoteToDraft, StatusChangeError } from './invoice-status-writer';
 import { consumeBudget } from './rate-budget';
 import { assertDeliveryConfigured, type InvoiceOwner } from './invoices-create';
 import { findOwnedInvoice, type InvoiceScope } from './invoices-query';
-import { resumeInvoiceWorkflow, terminateInvoiceWorkflow, type WorkflowInvoice } from './invoice-workflows';
+import { resumeInvoiceWorkflow, terminateInvoiceWorkflow, type WorkflowInvoice } from '../temporal/client';
 
 export const DELETABLE: readonly InvoiceStatus[] = ['draft', 'queued', 'blocked_no_credit', 'rejected'];
 export const RETRYABLE: readonly InvoiceStatus[] = ['rejected', 'blocked_no_credit', 'draft'];
@@ -70,26 +70,24 @@ export async function retryInvoice(owner: InvoiceOwner, invoiceId: string): Prom
     return invoiceQueued({ _id: inv._id, number: inv.number, status: 'queued' });
   } catch (err) {
     logger.error({ err, invoiceId: inv._id }, 'retry could not reach the workflow; the invoice is left as a draft');
-    const reason = 'retry could not start the pipeline; POST /v1/partner/invoices/{id}/retry again';
-    const res = await Invoice.updateOne(
-      { _id: inv._id, status: 'queued' },
-      { $set: { status: 'draft', reason }, $push: { history: { status: 'draft', at: new Date(), reason, run } } },
-    );
-    return invoiceQueued({ _id: inv._id, number: inv.number, status: res.modifiedCount === 1 ? 'draft' : 'queued' });
+    const status = await demoteToDraft(inv._id, run, 'retry could not start the pipeline; POST /v1/partner/invoices/{id}/retry again');
+    return invoiceQueued({ _id: inv._id, number: inv.number, status });
   }
 }
 
 /** The forward-only move to queued (a new run when leaving a failure). Exactly one of two racing retries wins it. */
 export async function requeue(invoiceId: string): Promise<number> {
   const conflict = (status: string) => invalidTransition('retry', status, RETRYABLE, status === 'queued' ? 'It is already queued.' : 'Retry is for failed invoices.');
+  let moved;
   try {
-    const moved = await advanceInvoiceStatus({ invoiceId, to: 'queued', reason: null });
-    if (!moved.changed) throw conflict('queued');
-    return moved.run;
+    moved = await advanceInvoiceStatus({ invoiceId, to: 'queued', reason: null });
   } catch (err) {
-    if (err instanceof ServiceError) throw err;
+    if (!(err instanceof StatusChangeError)) throw err;
+    if (err.kind === 'invoice_not_found') throw serviceErrors.notFound();
     const now = await Invoice.findById(invoiceId, { status: 1 }).lean();
     if (!now) throw serviceErrors.notFound();
     throw conflict(now.status);
   }
+  if (!moved.changed) throw conflict('queued');
+  return moved.run;
 }

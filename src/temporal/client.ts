@@ -1,5 +1,20 @@
-import { Client, Connection, type ConnectionLike } from '@temporalio/client';
+// Every workflow start, signal and query from outside a workflow goes through this module: the API, the CLI and
+// the worker (the simulated ASP's verdicts) share one client per process and one way to do each thing.
+import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type ConnectionLike } from '@temporalio/client';
 import { config } from '../config';
+import {
+  acknowledgedSignal,
+  INVOICE_WORKFLOW,
+  invoiceSearchAttributes,
+  invoiceWorkflowId,
+  retrySignal,
+  WEBHOOK_DELIVERY_WORKFLOW,
+  webhookDeliveryStart,
+  type AspVerdict,
+  type DeliveryToStart,
+  type InvoiceFacts,
+  type InvoiceWorkflowInput,
+} from './contract';
 
 let clientPromise: Promise<Client> | undefined;
 /** True when the client runs over a connection someone else owns (the worker's), which we must not close. */
@@ -37,4 +52,99 @@ export async function pingTemporal(): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+// ---- Invoice workflows (id invoice-<invoiceId>) ----
+
+export interface WorkflowInvoice extends InvoiceFacts {
+  mode: 'test' | 'live' | string;
+}
+
+/**
+ * Starts the invoice's workflow with the search attributes support staff filter on. Starting one that is
+ * already running is not an error (a retried request, or a start whose reply was lost).
+ */
+export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reservedDelivered?: boolean; fresh?: boolean } = {}): Promise<void> {
+  const cfg = config();
+  const mode = inv.mode === 'live' ? 'live' : 'test';
+  const input: InvoiceWorkflowInput = {
+    invoiceId: inv._id,
+    mode,
+    ackFallbackMs: cfg.aspAckFallbackMs,
+    steps: 'local',
+    ...(opts.reservedDelivered ? { reservedDelivered: true } : {}),
+    ...(opts.fresh ? { fresh: true } : {}),
+  };
+  const client = await temporalClient();
+  try {
+    await client.workflow.start(INVOICE_WORKFLOW, {
+      taskQueue: cfg.temporalTaskQueue,
+      workflowId: invoiceWorkflowId(inv._id),
+      args: [input],
+      typedSearchAttributes: invoiceSearchAttributes(inv, mode),
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/**
+ * A new pipeline run for an invoice the caller has already moved to queued: the waiting workflow gets the
+ * `retry` signal and continues as new; when no workflow is running (it ended, or never started), a new one starts.
+ */
+export async function resumeInvoiceWorkflow(inv: WorkflowInvoice): Promise<'signalled' | 'started'> {
+  if (await signalRetry(inv._id)) return 'signalled';
+  await startInvoiceWorkflow(inv);
+  return 'started';
+}
+
+/**
+ * Support's restart of an invoice in the pipeline: a running workflow is nudged with `retry` (one waiting for
+ * the ASP polls it at once); none running means it died, so a new one starts and resumes from the stored status.
+ */
+export async function nudgeOrRestartInvoiceWorkflow(inv: WorkflowInvoice): Promise<'nudged' | 'restarted'> {
+  const handle = (await temporalClient()).workflow.getHandle(invoiceWorkflowId(inv._id));
+  const running = await handle.describe().then(
+    (d) => d.status.name === 'RUNNING',
+    () => false,
+  );
+  if (running && (await signalRetry(inv._id))) return 'nudged';
+  await startInvoiceWorkflow(inv);
+  return 'restarted';
+}
+
+/** Stops the invoice's workflow after a DELETE; a workflow that is not running is fine. */
+export async function terminateInvoiceWorkflow(invoiceId: string, reason: string): Promise<void> {
+  const client = await temporalClient();
+  try {
+    await client.workflow.getHandle(invoiceWorkflowId(invoiceId)).terminate(reason);
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
+}
+
+/** The ASP's verdict about a delivered invoice, to its waiting workflow. */
+export async function signalAspVerdict(invoiceId: string, verdict: AspVerdict): Promise<void> {
+  const client = await temporalClient();
+  await client.workflow.getHandle(invoiceWorkflowId(invoiceId)).signal(acknowledgedSignal, verdict);
+}
+
+/** False when no workflow of the invoice is running. */
+async function signalRetry(invoiceId: string): Promise<boolean> {
+  const client = await temporalClient();
+  try {
+    await client.workflow.getHandle(invoiceWorkflowId(invoiceId)).signal(retrySignal);
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+// ---- Webhook delivery workflows (id webhook-<deliveryId>) ----
+
+/** Starts the durable delivery of a row just created (replays from the API and the CLI). */
+export async function startWebhookDelivery(delivery: DeliveryToStart): Promise<void> {
+  const client = await temporalClient();
+  await client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, { taskQueue: config().temporalTaskQueue, ...webhookDeliveryStart(delivery) });
 }

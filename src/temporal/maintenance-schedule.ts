@@ -1,4 +1,5 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { MAINTENANCE_WORKFLOW } from './contract';
 
 /** How often expired idempotency records, TRN cache entries and rate-limit windows are purged. */
 export const MAINTENANCE_EVERY_MS = 10 * 60_000;
@@ -15,7 +16,7 @@ export async function ensureMaintenanceSchedule(client: Client, taskQueue: strin
   const spec = { intervals: [{ every: everyMs }] };
   const action = {
     type: 'startWorkflow' as const,
-    workflowType: 'maintenanceWorkflow',
+    workflowType: MAINTENANCE_WORKFLOW,
     workflowId: `maintenance-${taskQueue}`,
     taskQueue,
     args: [] as [],

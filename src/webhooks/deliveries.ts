@@ -32,6 +32,8 @@ export interface CreatedDelivery {
   retryScheduleMs: number[];
   partnerId: string;
   mode: 'test' | 'live';
+  invoiceId: string;
+  eventStatus: string;
 }
 
 /**
@@ -75,7 +77,7 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
     if ((err as { code?: number }).code !== 11000) throw err; // a repeated call: the row exists already
   }
   const row = await WebhookDelivery.findById(input.deliveryId).lean<WebhookDeliveryDoc>();
-  return { deliveryId: input.deliveryId, retryScheduleMs: row!.retryScheduleMs, partnerId: row!.partnerId, mode: row!.mode as 'test' | 'live' };
+  return { deliveryId: input.deliveryId, retryScheduleMs: row!.retryScheduleMs, partnerId: row!.partnerId, mode: row!.mode as 'test' | 'live', invoiceId: row!.invoiceId, eventStatus: row!.eventStatus };
 }
 
 export interface AttemptTarget {

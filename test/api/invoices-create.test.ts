@@ -4,7 +4,7 @@ import { Invoice, InvoiceDocument, Partner } from '../../src/db/models';
 import { resetConfig } from '../../src/config';
 import { updatePartner } from '../../src/services/admin';
 import { temporalClient } from '../../src/temporal/client';
-import { invoiceWorkflowId } from '../../src/temporal/workflow-ids';
+import { invoiceWorkflowId } from '../../src/temporal/contract';
 import { call } from '../helpers/http';
 import { getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
 import { newPartner } from '../helpers/partners';

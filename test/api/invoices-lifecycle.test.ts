@@ -4,7 +4,7 @@ import { resetConfig } from '../../src/config';
 import { Invoice, WebhookDelivery } from '../../src/db/models';
 import { connectSme } from '../../src/services/admin';
 import { closeTemporalClient, temporalClient } from '../../src/temporal/client';
-import { invoiceWorkflowId } from '../../src/temporal/workflow-ids';
+import { invoiceWorkflowId } from '../../src/temporal/contract';
 import { call } from '../helpers/http';
 import { describeWhenStatus, getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
 import { newPartner, randomTrn, type TestPartner } from '../helpers/partners';

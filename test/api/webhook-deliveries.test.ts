@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { verifyWebhook } from '../../src';
 import { WebhookDelivery } from '../../src/db/models';
 import { temporalClient } from '../../src/temporal/client';
-import { webhookWorkflowId } from '../../src/temporal/workflow-ids';
+import { webhookWorkflowId } from '../../src/temporal/contract';
 import { call } from '../helpers/http';
 import { invoiceBody, postInvoice } from '../helpers/invoices';
 import { newPartner, type TestPartner } from '../helpers/partners';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { einvoice } from '../helpers/cli';
 import { randomUUID } from 'node:crypto';
 import { temporalClient } from '../../src/temporal/client';
-import { invoiceWorkflowId } from '../../src/temporal/workflow-ids';
+import { invoiceWorkflowId } from '../../src/temporal/contract';
 import { getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
 import { newPartner } from '../helpers/partners';
 import { ensureWorker, stopWorker } from '../helpers/worker';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkflowExecutionDescription } from '@temporalio/client';
 import { temporalClient } from '../../src/temporal/client';
-import { invoiceWorkflowId } from '../../src/temporal/workflow-ids';
+import { invoiceWorkflowId } from '../../src/temporal/contract';
 import { call, type ApiResponse } from './http';
 import type { TestPartner } from './partners';
 

@@ -4,8 +4,8 @@ import { verifyWebhook } from '../../src';
 import { config } from '../../src/config';
 import { WebhookDelivery, type WebhookDeliveryDoc } from '../../src/db/models';
 import { temporalClient } from '../../src/temporal/client';
-import { webhookWorkflowId } from '../../src/temporal/workflow-ids';
-import { replayStatusWebhook, startStatusWebhook } from '../../src/webhooks/start';
+import { webhookWorkflowId } from '../../src/temporal/contract';
+import { replayStatusWebhook } from '../../src/webhooks/start';
 import { ensureWorker, stopWorker } from '../helpers/worker';
 import { newPartner } from '../helpers/partners';
 import { WebhookReceiver, invoiceAt, type ReceivedRequest } from '../helpers/webhook-receiver';
@@ -70,9 +70,9 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
     const partner = await newPartner({ webhookUrl: hook.url });
     const invoiceId = await invoiceAt(partner, 'delivered');
     // A first retry just over a second later, so the two attempts carry different t.
-    const started = await startStatusWebhook(invoiceId, 'delivered', null, { retryScheduleMs: [1100, 200, 200, 200, 200, 200] });
+    const started = await replayStatusWebhook(invoiceId, { retryScheduleMs: [1100, 200, 200, 200, 200, 200] });
     expect(started).to.deep.include({ status: 'pending' });
-    const row = await finished(started!.deliveryId);
+    const row = await finished(started.deliveryId);
     expect(row).to.include({ status: 'delivered', attempts: 2, maxAttempts: 7, lastResponseStatus: 200, lastError: null });
     expect(row.deliveredAt).to.be.instanceOf(Date);
     expect(row.attemptLog.map((a) => [a.attempt, a.responseStatus, a.error])).to.deep.equal([[1, 500, 'HTTP 500'], [2, 200, null]]);
@@ -89,8 +89,8 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
     const partner = await newPartner({ webhookUrl: hook.url });
     const invoiceId = await invoiceAt(partner, 'delivered');
     const schedule = config().webhookRetryScheduleMs;
-    const started = await startStatusWebhook(invoiceId, 'delivered', null);
-    const row = await finished(started!.deliveryId);
+    const started = await replayStatusWebhook(invoiceId);
+    const row = await finished(started.deliveryId);
     expect(row).to.include({ status: 'exhausted', attempts: 7, maxAttempts: 7, lastResponseStatus: 503, lastError: 'HTTP 503', deliveredAt: null });
     expect(hook.forDelivery(row._id)).to.have.length(7);
     const log = row.attemptLog;
@@ -124,8 +124,8 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
     await hook.close();
     const partner = await newPartner({ webhookUrl: deadUrl });
     const invoiceId = await invoiceAt(partner, 'delivered');
-    const started = await startStatusWebhook(invoiceId, 'delivered', null, { retryScheduleMs: [10, 10] });
-    const row = await finished(started!.deliveryId);
+    const started = await replayStatusWebhook(invoiceId, { retryScheduleMs: [10, 10] });
+    const row = await finished(started.deliveryId);
     expect(row).to.include({ status: 'exhausted', attempts: 3, maxAttempts: 3, lastResponseStatus: null });
     expect(row.lastError).to.match(/^ECONNREFUSED/);
   });
@@ -134,19 +134,19 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
     const hook = await receiver((_req, n) => (n <= 2 ? 500 : 200));
     const partner = await newPartner({ webhookUrl: hook.url });
     const invoiceId = await invoiceAt(partner, 'delivered');
-    const started = await startStatusWebhook(invoiceId, 'delivered', null, { retryScheduleMs: [1500, 300, 300, 300, 300, 300] });
+    const started = await replayStatusWebhook(invoiceId, { retryScheduleMs: [1500, 300, 300, 300, 300, 300] });
     await hook.waitForRequests(1);
     await stopWorker();
     try {
       const countWhileDown = hook.requests.length;
-      const row = (await WebhookDelivery.findById(started!.deliveryId).lean<WebhookDeliveryDoc>())!;
+      const row = (await WebhookDelivery.findById(started.deliveryId).lean<WebhookDeliveryDoc>())!;
       const dueAt = new Date(row.nextAttemptAt).getTime();
       await new Promise((r) => setTimeout(r, Math.max(0, dueAt - Date.now()) + 1500)); // well past the due time
       expect(hook.requests.length).to.equal(countWhileDown); // no worker, no send
     } finally {
       await ensureWorker();
     }
-    const row = await finished(started!.deliveryId);
+    const row = await finished(started.deliveryId);
     expect(row).to.include({ status: 'delivered', attempts: 3 });
     const requests = hook.forDelivery(row._id);
     expect(requests.map((r) => r.headers['x-webhook-attempt'])).to.deep.equal(['1', '2', '3']);
@@ -158,7 +158,7 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
     const hook = await receiver((_req, n) => (n === 1 ? { status: 302, headers: { Location: elsewhere.url } } : 200));
     const partner = await newPartner({ webhookUrl: hook.url });
     const invoiceId = await invoiceAt(partner, 'delivered');
-    const row = await finished((await startStatusWebhook(invoiceId, 'delivered', null))!.deliveryId);
+    const row = await finished((await replayStatusWebhook(invoiceId)).deliveryId);
     expect(row).to.include({ status: 'delivered', attempts: 2 });
     expect(row.attemptLog[0]).to.include({ responseStatus: 302 });
     expect(row.attemptLog[0].error).to.match(/redirect .* not followed/);
@@ -171,12 +171,12 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
     for (const url of [`https://localhost:${port}/hooks`, `https://[::ffff:127.0.0.1]:${port}/hooks`]) {
       const partner = await newPartner({ mode: 'live', webhookUrl: url });
       const invoiceId = await invoiceAt(partner, 'delivered');
-      const row = await finished((await startStatusWebhook(invoiceId, 'delivered', null, { retryScheduleMs: [10] }))!.deliveryId);
+      const row = await finished((await replayStatusWebhook(invoiceId, { retryScheduleMs: [10] })).deliveryId);
       expect(row).to.include({ status: 'exhausted', attempts: 2, lastResponseStatus: null, mode: 'live' });
       expect(row.lastError).to.match(/^refused: .*loopback/);
     }
     const plain = await newPartner({ mode: 'live', webhookUrl: hook.url });
-    const row = await finished((await startStatusWebhook(await invoiceAt(plain, 'delivered'), 'delivered', null, { retryScheduleMs: [] }))!.deliveryId);
+    const row = await finished((await replayStatusWebhook(await invoiceAt(plain, 'delivered'), { retryScheduleMs: [] })).deliveryId);
     expect(row.lastError).to.match(/^refused: live partners must use an https webhook URL/);
     expect(hook.requests).to.have.length(0);
   });
@@ -184,7 +184,8 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
   it('a partner without a webhook URL: nothing is created or sent', async () => {
     const partner = await newPartner({ webhookUrl: null });
     const invoiceId = await invoiceAt(partner, 'delivered');
-    expect(await startStatusWebhook(invoiceId, 'delivered', null)).to.equal(null);
+    const refused = await replayStatusWebhook(invoiceId).catch((err: { code?: string }) => err.code);
+    expect(refused).to.equal('webhook_url_not_configured');
     const client = await temporalClient();
     await client.workflow.execute('fireStatusWebhook', { taskQueue: config().temporalTaskQueue, workflowId: `test-fire-${invoiceId}`, args: [{ invoiceId, status: 'delivered', reason: null }] });
     expect(await WebhookDelivery.countDocuments({ invoiceId })).to.equal(0);

@@ -1,7 +1,7 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
+import { INVOICE_STATUSES, type InvoiceStatus } from '../../domain/invoice-status';
 
-export const INVOICE_STATUSES = ['draft', 'queued', 'transformed', 'validated', 'blocked_no_credit', 'delivered', 'acknowledged', 'rejected'] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export { INVOICE_STATUSES, type InvoiceStatus };
 
 const historyEntrySchema = new Schema(
   {

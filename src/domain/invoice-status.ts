@@ -1,10 +1,14 @@
-// Forward-only invoice statuses (SPEC 3.1). Pure: the activity that persists a transition asks this module
-// which current statuses may move to the target, and the database update is conditioned on them.
-import type { InvoiceStatus } from '../db/models/invoice';
+// Invoice statuses and the transitions between them (SPEC 3.1). Pure: the one writer of statuses
+// (src/services/invoice-status-writer.ts) asks this table which current statuses may move to the target, and
+// its database update is conditioned on them.
+
+export const INVOICE_STATUSES = ['draft', 'queued', 'transformed', 'validated', 'blocked_no_credit', 'delivered', 'acknowledged', 'rejected'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 /** For each target status, the statuses it may be reached from within one pipeline run. */
 const PREDECESSORS: Record<InvoiceStatus, readonly InvoiceStatus[]> = {
-  draft: [],
+  // The automatic start (or a retry's) could not reach the pipeline: the invoice waits as a draft for a retry.
+  draft: ['queued'],
   // A retry starts a new run from a failure terminal; an automatic start that crashed leaves a draft.
   queued: ['draft', 'rejected', 'blocked_no_credit'],
   transformed: ['queued'],

@@ -12,12 +12,20 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/common';
-import type * as activities from '../activities';
+import type { Activities } from '../activities';
 import type { DeliveryResult } from '../activities/invoice-pipeline';
-import type { InvoiceStatus } from '../src/db/models/invoice';
-import { acknowledgedSignal, creditsAvailableSignal, invoiceStatusQuery, retrySignal, type AspVerdict } from './invoice-signals';
-import { InvoiceStatusKey } from './search-attributes';
-import { fireStatusWebhook } from './webhook-delivery';
+import type { InvoiceStatus } from '../src/domain/invoice-status';
+import {
+  acknowledgedSignal,
+  creditsAvailableSignal,
+  invoiceStatusQuery,
+  InvoiceStatusKey,
+  retrySignal,
+  type AspVerdict,
+  type InvoiceWorkflowInput,
+  type InvoiceWorkflowResult,
+} from '../src/temporal/contract';
+import { fireStatusWebhook } from './webhook-delivery-workflow';
 
 // One workflow per invoice (id invoice-<invoiceId>): transform -> validate -> credit -> deliver -> acknowledgement.
 // MongoDB holds the status (forward-only, with history); this code only decides the next step, and mirrors
@@ -55,7 +63,7 @@ const ASP: ActivityOptions = {
 
 /** The pipeline's steps, as local activities (`local`) or as activities (histories from before the patch). */
 function pipelineSteps(local: boolean) {
-  const proxy = (opts: ActivityOptions & LocalActivityOptions) => (local ? proxyLocalActivities<typeof activities>(opts) : proxyActivities<typeof activities>(opts));
+  const proxy = (opts: ActivityOptions & LocalActivityOptions) => (local ? proxyLocalActivities<Activities>(opts) : proxyActivities<Activities>(opts));
   const { advanceInvoiceStatus, beginInvoiceRun, reserveDeliveryCredit } = proxy(STATUS_WRITES);
   const { transformInvoice } = proxy(TRANSFORM);
   const { validateInvoiceDocument } = proxy(VALIDATE);
@@ -64,21 +72,7 @@ function pipelineSteps(local: boolean) {
 }
 
 
-export interface InvoiceWorkflowInput {
-  invoiceId: string;
-  mode: 'test' | 'live';
-  /** How long to wait for the ASP's acknowledgement signal before polling the ASP (doubles while pending). */
-  ackFallbackMs: number;
-  /** Reserved test TRN: the API already stored the invoice as delivered; this run only announces it. */
-  reservedDelivered?: boolean;
-  /** 'local': the steps are local activities and InvoiceStatus is written when the run waits or ends. */
-  steps?: 'local';
-  /** The API has just stored the invoice as queued (run 1): the run starts with transform. */
-  fresh?: boolean;
-}
-
-/** How a run ended; failure terminals never end a run (they wait for `retry`, then continue as new). */
-export type InvoiceWorkflowResult = 'acknowledged' | 'delivered' | 'deleted';
+export type { InvoiceWorkflowInput, InvoiceWorkflowResult };
 
 const MAX_ACK_POLL_MS = 6 * 60 * 60 * 1000;
 const DROPPED_WHEN_MISSING = 'invoice_not_found';

@@ -1,8 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type * as activities from '../activities';
-import type { PurgeCounts } from '../src/services/maintenance';
+import type { Activities } from '../activities';
+import type { PurgeCounts } from '../src/services/purge-expired';
 
-const { purgeExpired } = proxyActivities<typeof activities>({
+const { purgeExpired } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 5 },
 });

@@ -1,9 +1,8 @@
 import { ActivityFailure, ApplicationFailure, ParentClosePolicy, log, proxyActivities, proxyLocalActivities, sleep, startChild, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { ActivityOptions } from '@temporalio/common';
-import type * as activities from '../activities';
+import type { Activities } from '../activities';
 import type { CreatedDelivery } from '../src/webhooks/deliveries';
-import { ModeKey, PartnerIdKey } from './search-attributes';
-import { webhookWorkflowId } from '../src/temporal/workflow-ids';
+import { PartnerIdKey, webhookDeliveryStart, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../src/temporal/contract';
 
 // invoice.status_changed webhooks (SPEC 6.1): one durable workflow per delivery row; the backoff between
 // attempts is workflow timers (visible in the Web UI, surviving worker restarts), never activity retries.
@@ -13,13 +12,13 @@ const DATABASE_WRITES: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['invoice_not_found', 'no_event'] },
 };
-const { createWebhookDelivery, recordWebhookAttempt } = proxyActivities<typeof activities>(DATABASE_WRITES);
+const { createWebhookDelivery, recordWebhookAttempt } = proxyActivities<Activities>(DATABASE_WRITES);
 // Invoice runs with local steps create the row in a local activity (most partners' answer is "no URL").
-const local = proxyLocalActivities<typeof activities>(DATABASE_WRITES);
+const local = proxyLocalActivities<Activities>(DATABASE_WRITES);
 
 // The HTTP attempt returns receiver failures as results; these retries are only for crashes of the activity
 // itself (worker lost, database blip before sending), so a few quick ones suffice.
-const { sendWebhookAttempt } = proxyActivities<typeof activities>({
+const { sendWebhookAttempt } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds', // 10 s HTTP timeout + DNS + database reads
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
 });
@@ -55,28 +54,11 @@ export async function fireStatusWebhook(input: FireStatusWebhookInput, opts: { l
   }
   if (!created) return;
   await startChild(webhookDeliveryWorkflow, {
-    workflowId: webhookWorkflowId(created.deliveryId),
-    args: [{ deliveryId: created.deliveryId, retryScheduleMs: created.retryScheduleMs }],
+    ...webhookDeliveryStart({ ...created, invoiceId: input.invoiceId, eventStatus: input.status }),
     parentClosePolicy: ParentClosePolicy.ABANDON,
-    memo: { invoiceId: input.invoiceId, eventStatus: input.status },
-    typedSearchAttributes: [
-      { key: PartnerIdKey, value: created.partnerId },
-      { key: ModeKey, value: created.mode },
-    ],
   });
 }
 
-export interface WebhookDeliveryInput {
-  deliveryId: string;
-  /** Waits before each retry, fixed at start (config is read outside the workflow). */
-  retryScheduleMs: number[];
-}
-
-export interface WebhookDeliveryResult {
-  deliveryId: string;
-  status: string;
-  attempts: number;
-}
 
 /**
  * Sends at once, then after each failure waits the next entry of the schedule; delivered on any 2xx,

@@ -1,0 +1,98 @@
+// The one writer of invoice statuses. Every change, from the pipeline's steps to the API's retry and the
+// queued -> draft fallback, is a conditional single-document update checked against the transition table
+// (src/domain/invoice-status.ts), with a timestamped history entry. Plain errors: the activities that wrap it
+// turn them into Temporal failures, the API into its refusals.
+import { Invoice } from '../db/models';
+import { canTransition, startsNewRun, type InvoiceStatus } from '../domain/invoice-status';
+
+export type StatusChangeFailure =
+  /** The invoice does not exist (deleted). */
+  | 'invoice_not_found'
+  /** The table forbids the move from the stored status. */
+  | 'illegal_transition'
+  /** Another writer moved the invoice between our read and our write: read again and retry. */
+  | 'concurrent_transition';
+
+export class StatusChangeError extends Error {
+  constructor(
+    readonly kind: StatusChangeFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StatusChangeError';
+  }
+}
+
+export interface StatusChange {
+  invoiceId: string;
+  to: InvoiceStatus;
+  reason?: string | null;
+  /** The status (and run) the caller believes is stored: tried first without a read; on a miss, read as usual. */
+  expected?: { status: InvoiceStatus; run: number };
+}
+
+export interface StatusChangeResult {
+  status: InvoiceStatus;
+  run: number;
+  /** False when the invoice already had that status (a retried step): nothing was written twice. */
+  changed: boolean;
+}
+
+type Current = { status: InvoiceStatus; run?: number | null };
+
+/** Persists one transition from whatever status is stored, provided the table allows it. */
+export async function advanceInvoiceStatus({ invoiceId, to, reason = null, expected }: StatusChange): Promise<StatusChangeResult> {
+  if (expected && expected.status !== to && canTransition(expected.status, to)) {
+    const moved = await tryMove(invoiceId, expected, to, reason, {}, { run: expected.run });
+    if (moved) return moved;
+  }
+  const current = await Invoice.findById(invoiceId, { status: 1, run: 1 }).lean();
+  if (!current) throw new StatusChangeError('invoice_not_found', `invoice ${invoiceId} not found`);
+  return moveInvoiceStatus(invoiceId, { status: current.status as InvoiceStatus, run: current.run }, to, reason);
+}
+
+/**
+ * The write of a transition from the status the caller has just read (pipeline steps read the invoice anyway,
+ * so they save a read), with any fields of the step (`set`) in the same single-document update.
+ */
+export async function moveInvoiceStatus(invoiceId: string, current: Current, to: InvoiceStatus, reason: string | null = null, set: Record<string, unknown> = {}): Promise<StatusChangeResult> {
+  const from = current.status;
+  if (from === to) {
+    if (Object.keys(set).length) await Invoice.updateOne({ _id: invoiceId }, { $set: set });
+    return { status: to, run: current.run ?? 1, changed: false };
+  }
+  const moved = await tryMove(invoiceId, current, to, reason, set);
+  if (!moved) throw new StatusChangeError('concurrent_transition', `invoice ${invoiceId} changed concurrently`);
+  return moved;
+}
+
+/**
+ * The conditional update itself; null when the invoice is no longer in `current.status` (or `alsoRequire`).
+ * Throws illegal_transition when the table forbids the move.
+ */
+export async function tryMove(
+  invoiceId: string,
+  current: Current,
+  to: InvoiceStatus,
+  reason: string | null,
+  set: Record<string, unknown> = {},
+  alsoRequire: Record<string, unknown> = {},
+): Promise<StatusChangeResult | null> {
+  const from = current.status;
+  if (!canTransition(from, to)) throw new StatusChangeError('illegal_transition', `illegal transition ${from} -> ${to} for invoice ${invoiceId}`);
+  const run = (current.run ?? 1) + (startsNewRun(from, to) ? 1 : 0);
+  const updated = await Invoice.updateOne(
+    { _id: invoiceId, status: from, ...alsoRequire },
+    { $set: { ...set, status: to, reason, run }, $push: { history: { status: to, at: new Date(), reason, run } } },
+  );
+  return updated.matchedCount === 0 ? null : { status: to, run, changed: true };
+}
+
+/**
+ * queued -> draft when the pipeline could not be reached (SPEC 3.1 "automatic submit crashed -> draft"). Only
+ * from queued: if the start did happen (its reply was lost) and the workflow moved the invoice on, it stays in
+ * the pipeline. Returns the status the invoice is left in.
+ */
+export async function demoteToDraft(invoiceId: string, run: number, reason: string): Promise<'draft' | 'queued'> {
+  return (await tryMove(invoiceId, { status: 'queued', run }, 'draft', reason)) ? 'draft' : 'queued';
+}

@@ -1,0 +1,115 @@
+// The contract between the API, the worker and the workflows: workflow types and ids, search attributes,
+// signals, queries and inputs. Pure (workflow code imports it too): no I/O, no Node APIs.
+import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { InvoiceStatus } from '../domain/invoice-status';
+
+export const INVOICE_WORKFLOW = 'invoiceWorkflow';
+export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';
+export const MAINTENANCE_WORKFLOW = 'maintenanceWorkflow';
+
+// Workflow ids are part of the support contract: find an invoice's history in the Web UI by its id.
+export const invoiceWorkflowId = (invoiceId: string): string => `invoice-${invoiceId}`;
+export const webhookWorkflowId = (deliveryId: string): string => `webhook-${deliveryId}`;
+
+// Keyword search attributes support staff filter on in the Web UI (registered by scripts/infra).
+export const InvoiceStatusKey = defineSearchAttributeKey('InvoiceStatus', SearchAttributeType.KEYWORD);
+export const InvoiceNumberKey = defineSearchAttributeKey('InvoiceNumber', SearchAttributeType.KEYWORD);
+export const SellerTrnKey = defineSearchAttributeKey('SellerTrn', SearchAttributeType.KEYWORD);
+export const ModeKey = defineSearchAttributeKey('Mode', SearchAttributeType.KEYWORD);
+export const PartnerIdKey = defineSearchAttributeKey('PartnerId', SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTE_NAMES = [InvoiceStatusKey, InvoiceNumberKey, SellerTrnKey, ModeKey, PartnerIdKey].map((k) => k.name);
+
+export type InvoiceMode = 'test' | 'live';
+
+// ---- The invoice workflow ----
+
+export interface InvoiceWorkflowInput {
+  invoiceId: string;
+  mode: InvoiceMode;
+  /** How long to wait for the ASP's acknowledgement signal before polling the ASP (doubles while pending). */
+  ackFallbackMs: number;
+  /** Reserved test TRN: the API already stored the invoice as delivered; this run only announces it. */
+  reservedDelivered?: boolean;
+  /** 'local': the steps are local activities and InvoiceStatus is written when the run waits or ends. */
+  steps?: 'local';
+  /** The API has just stored the invoice as queued (run 1): the run starts with transform. */
+  fresh?: boolean;
+}
+
+/** How a run ended; failure terminals never end a run (they wait for `retry`, then continue as new). */
+export type InvoiceWorkflowResult = 'acknowledged' | 'delivered' | 'deleted';
+
+/** What the search attributes of an invoice's workflow say at its start. */
+export interface InvoiceFacts {
+  _id: string;
+  number: string;
+  sellerTrn: string;
+  partnerId: string;
+  status: InvoiceStatus | string;
+}
+
+export function invoiceSearchAttributes(inv: InvoiceFacts, mode: InvoiceMode): SearchAttributePair[] {
+  return [
+    { key: InvoiceStatusKey, value: inv.status },
+    { key: InvoiceNumberKey, value: inv.number },
+    { key: SellerTrnKey, value: inv.sellerTrn },
+    { key: ModeKey, value: mode },
+    { key: PartnerIdKey, value: inv.partnerId },
+  ];
+}
+
+/** The ASP's answer about a delivered document (SPEC 3.1: delivered -> acknowledged, or rejected by the authority). */
+export interface AspVerdict {
+  /** Which hand-over this answers: an answer to an earlier run's delivery is ignored. */
+  submissionId: string;
+  status: 'acknowledged' | 'rejected';
+  reason?: string | null;
+}
+
+/** A failure terminal (rejected, blocked_no_credit) starts a new pipeline run; while waiting for the ASP, poll it now. */
+export const retrySignal = defineSignal('retry');
+export const acknowledgedSignal = defineSignal<[AspVerdict]>('acknowledged');
+/** The SME's credit was topped up: a blocked_no_credit invoice tries its delivery again within the same run. */
+export const creditsAvailableSignal = defineSignal('creditsAvailable');
+/** The status the running workflow last persisted (for the CLI and the Web UI's query tab). */
+export const invoiceStatusQuery = defineQuery<string>('status');
+
+// ---- The webhook delivery workflow ----
+
+export interface WebhookDeliveryInput {
+  deliveryId: string;
+  /** Waits before each retry, fixed at start (config is read outside the workflow). */
+  retryScheduleMs: number[];
+}
+
+export interface WebhookDeliveryResult {
+  deliveryId: string;
+  status: string;
+  attempts: number;
+}
+
+/** A delivery row just created, as both starters (the invoice workflow and the client) know it. */
+export interface DeliveryToStart {
+  deliveryId: string;
+  retryScheduleMs: number[];
+  partnerId: string;
+  mode: string;
+  invoiceId: string;
+  /** The event's status, shown in the Web UI's memo column. */
+  eventStatus: string;
+}
+
+/** The one shape of a webhook delivery workflow start, from a workflow (startChild) or from the API and CLI. */
+export function webhookDeliveryStart(d: DeliveryToStart) {
+  return {
+    workflowId: webhookWorkflowId(d.deliveryId),
+    args: [{ deliveryId: d.deliveryId, retryScheduleMs: d.retryScheduleMs }] as [WebhookDeliveryInput],
+    memo: { invoiceId: d.invoiceId, eventStatus: d.eventStatus },
+    // Support filters deliveries in the Web UI: WorkflowType = 'webhookDeliveryWorkflow' AND PartnerId = '...'
+    typedSearchAttributes: [
+      { key: PartnerIdKey, value: d.partnerId },
+      { key: ModeKey, value: d.mode },
+    ] as SearchAttributePair[],
+  };
+}
