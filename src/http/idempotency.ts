@@ -55,6 +55,17 @@ export function idempotent(): Middleware {
   };
 }
 
+/**
+ * For mutations SPEC 4.1 lists without a key (DELETE, replay-webhook) while SPEC 1 wants one on every mutation:
+ * a key, when sent, binds the request as idempotent() does (a retried call answers with the first answer);
+ * without one the request runs as is. DELETE is idempotent by HTTP semantics anyway, so requiring a key there
+ * only turned "cannot delete a delivered invoice" (409) into "key required" (400).
+ */
+export function idempotentWhenKeyed(): Middleware {
+  const guarded = idempotent();
+  return (ctx, next) => (ctx.get('Idempotency-Key') ? guarded(ctx, next) : next());
+}
+
 /** The response the downstream handler produced, as the bytes Koa would send. */
 export function captureResponse(ctx: Context): StoredResponse {
   const body: unknown = ctx.body;

@@ -123,6 +123,17 @@ describe('invoice lifecycle: DELETE and retry (SPEC 3.1, 4.1, 8)', function () {
       expect((await del(p, delivered.invoiceId)).body.code).to.equal('invalid_state_transition');
       expect((await getInvoice(p, acked.invoiceId)).body.status).to.equal('acknowledged');
     });
+    it('DELETE needs no Idempotency-Key: without one a delivered invoice is 409 (not 400 key required) and a held one is deleted', async () => {
+      const p = await newPartner();
+      const noKey = (id: string) => call('DELETE', `/v1/partner/invoices/${id}`, { headers: p.headers });
+      const { body: delivered } = await postInvoice(p, invoiceBody(p, (b) => (b.seller.trn = '100000000000000')));
+      const refused = await noKey(delivered.invoiceId);
+      expect([refused.status, refused.body.code]).to.deep.equal([409, 'invalid_state_transition']);
+      const { body: held } = await postInvoice(p, invoiceBody(p, (b) => delete b.buyer.address));
+      expect(held.status).to.equal('held');
+      expect((await noKey(held.invoiceId)).status).to.equal(204);
+      expect((await noKey(held.invoiceId)).status).to.equal(404);
+    });
   });
 
   describe('POST /v1/partner/invoices/{id}/retry', () => {

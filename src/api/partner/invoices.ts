@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { PartnerDoc, SmeConnectionDoc } from '../../db/models';
 import { listQuerySchema, resolveListQuery, type RawListQuery } from '../../domain/invoice-list-query';
 import { validateInvoiceBody } from '../../domain/invoice-schema';
-import { idempotent } from '../../http/idempotency';
+import { idempotent, idempotentWhenKeyed } from '../../http/idempotency';
 import { serviceErrors } from '../../domain/errors';
 import { validateQuery } from '../../http/validate';
 import { assertDeliveryConfigured, createInvoice, noteTestSubmission, type InvoiceOwner } from '../../services/invoices-create';
@@ -42,7 +42,7 @@ export function registerInvoices(router: Router): void {
     ctx.body = await getInvoice(invoiceScope(ctx), ctx.params.id);
   });
 
-  router.delete('/invoices/:id', idempotent(), async (ctx) => {
+  router.delete('/invoices/:id', idempotentWhenKeyed(), async (ctx) => {
     await deleteInvoice(invoiceScope(ctx), ctx.params.id);
     ctx.status = 204;
   });

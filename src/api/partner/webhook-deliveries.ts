@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { Invoice, type PartnerDoc, type SmeConnectionDoc, type WebhookDeliveryDoc } from '../../db/models';
-import { idempotent } from '../../http/idempotency';
+import { idempotentWhenKeyed } from '../../http/idempotency';
 import { ServiceError, serviceErrors } from '../../domain/errors';
 import { deliveriesOf, WebhookError } from '../../webhooks/deliveries';
 import { replayStatusWebhook } from '../../webhooks/start';
@@ -45,16 +45,6 @@ function owner(ctx: Context): { partnerId: string; smeId: string } {
 }
 
 const notYours = (id: string) => serviceErrors.notFound(`No invoice ${id.slice(0, 64)} for this partner and SME.`);
-
-/**
- * SPEC 4.1 lists no Idempotency-Key for replay, while SPEC 1 wants one on every mutation: a key, when sent,
- * makes a retried replay answer with the first delivery instead of sending again; without one, every call is
- * a new delivery (which is what "replay" asks for).
- */
-function idempotentWhenKeyed(): Middleware {
-  const guarded = idempotent();
-  return (ctx, next) => (ctx.get('Idempotency-Key') ? guarded(ctx, next) : next());
-}
 
 /** Audit and replay of invoice.status_changed webhooks (SPEC 4.1, 3.2). */
 export function registerWebhookDeliveries(router: Router): void {
