@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { Partner, type PartnerDoc } from '../db/models';
 import { AdminError, connectSme, createPartner, updatePartner } from '../services/admin';
 import { webhookUrlProblem } from '../webhooks/url-policy';
 import { UsageError, type CliIo } from './io';
@@ -50,15 +49,7 @@ const partnerUpdate: Subcommand<{ partnerId: string; webhookUrl?: string; rateLi
     if (f['webhook-url'] === undefined && rateLimit === undefined) throw new UsageError('nothing to update: pass --webhook-url and/or --rate-limit');
     return { partnerId, webhookUrl: f['webhook-url'], rateLimit };
   },
-  async run({ partnerId, webhookUrl: url, rateLimit }) {
-    const partner = await Partner.findById(partnerId).lean<PartnerDoc>();
-    if (!partner) throw new AdminError('partner_not_found', `no partner ${partnerId}`);
-    if (url !== undefined) {
-      const problem = webhookUrlProblem(url, partner.mode);
-      if (problem) throw new AdminError('invalid_webhook_url', problem);
-    }
-    return updatePartner(partnerId, { webhookUrl: url, rateLimitPerMinute: rateLimit });
-  },
+  run: ({ partnerId, webhookUrl: url, rateLimit }) => updatePartner(partnerId, { webhookUrl: url, rateLimitPerMinute: rateLimit }),
 };
 
 const smeConnect: Subcommand<{ partnerId: string; trn: string; name: string }> = {

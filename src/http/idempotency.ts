@@ -1,5 +1,5 @@
-import type { Context, Middleware } from 'koa';
-import type { PartnerDoc, SmeConnectionDoc } from '../db/models';
+import type { Context, Middleware, ParameterizedContext } from 'koa';
+import type { SmeState } from './request-state';
 import { runIdempotent, type StoredResponse } from '../services/idempotency';
 import { ServiceError } from '../domain/errors';
 import { problemResponse } from './problem';
@@ -21,13 +21,25 @@ export function requireIdempotencyKey(ctx: Context): string {
   return key;
 }
 
+/** ctx.state after idempotencyKeyRequired(). */
+export interface KeyedRequest {
+  idempotencyKey: string;
+}
+
+/** For routes that apply the key themselves (bulk: one key per item): 400 without one, else ctx.state.idempotencyKey. */
+export function idempotencyKeyRequired(): Middleware<KeyedRequest> {
+  return async (ctx, next) => {
+    ctx.state.idempotencyKey = requireIdempotencyKey(ctx);
+    await next();
+  };
+}
+
 /**
  * Whose key space a request uses: the partner, narrowed to the connected SME on SME-scoped routes, so one SME's
  * key can never replay another SME's response.
  */
-export function idempotencyScope(ctx: Context): string {
-  const partner = ctx.state.partner as PartnerDoc | undefined;
-  const sme = ctx.state.sme as SmeConnectionDoc | undefined;
+export function idempotencyScope(ctx: ParameterizedContext<Partial<SmeState>>): string {
+  const { partner, sme } = ctx.state;
   if (!partner) throw new Error('idempotencyScope needs partnerAuth first');
   return sme ? `partner:${partner._id}:sme:${sme._id}` : `partner:${partner._id}`;
 }

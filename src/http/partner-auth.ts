@@ -1,17 +1,14 @@
 import type { Middleware } from 'koa';
 import { Partner, SmeConnection, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
+import type { PartnerState, SmeState } from './request-state';
 import { secretMatches, sha256Hex } from '../credentials/secrets';
 import { serviceErrors } from '../domain/errors';
 
-export interface PartnerState {
-  partner: PartnerDoc;
-  sme?: SmeConnectionDoc;
-}
 
 const INACTIVE = new Set(['revoked', 'live_rejected']);
 
 /** SPEC 5.1: X-API-Key + X-API-Secret identify the partner (401 when missing or wrong, 403 when not allowed). */
-export function partnerAuth(): Middleware {
+export function partnerAuth(): Middleware<PartnerState> {
   return async (ctx, next) => {
     const key = ctx.get('X-API-Key');
     const secret = ctx.get('X-API-Secret');
@@ -36,9 +33,9 @@ export function partnerAuth(): Middleware {
 }
 
 /** SPEC 5.1: x-erp-partner-secret resolves the connected SME, for every endpoint except ping, whoami, validate-trn. */
-export function smeAuth(): Middleware {
+export function smeAuth(): Middleware<SmeState> {
   return async (ctx, next) => {
-    const partner = ctx.state.partner as PartnerDoc;
+    const { partner } = ctx.state;
     const secret = ctx.get('x-erp-partner-secret');
     if (!secret) {
       throw serviceErrors.unauthorized('missing_connection_secret', 'Send the SME connection secret in x-erp-partner-secret.');

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { config } from '../config';
-import type { PartnerDoc } from '../db/models';
+import type { PartnerState } from './request-state';
 import { consumeBudget } from '../services/rate-budget';
 import { ServiceError } from '../domain/errors';
 
@@ -11,9 +11,9 @@ const MINUTE_MS = 60_000;
  * MongoDB so all API processes share it. Mount after partnerAuth. The X-RateLimit-* headers are set before the
  * rest of the chain runs, so they stay on every response, problems included (problemErrors keeps set headers).
  */
-export function rateLimit(): Middleware {
+export function rateLimit(): Middleware<PartnerState> {
   return async (ctx, next) => {
-    const partner = ctx.state.partner as PartnerDoc;
+    const { partner } = ctx.state;
     const limit = partner.rateLimitPerMinute ?? config().defaultRateLimitPerMinute;
     const budget = await consumeBudget({ bucket: `partner:${partner._id}`, limit, windowMs: MINUTE_MS });
     const headers = { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': String(budget.remaining) };

@@ -1,4 +1,5 @@
 import type Joi from 'joi';
+import type { Middleware } from 'koa';
 import { serviceErrors } from '../domain/errors';
 import type { FieldError } from '../domain/invoice-types';
 
@@ -12,6 +13,25 @@ const VALIDATE_OPTIONS: Joi.ValidationOptions = {
   convert: true,
   errors: { wrap: { label: false } },
 };
+
+/** A joi schema, or a function that returns the checked value or throws validation_failed. */
+export type Check<T> = Joi.Schema<T> | ((input: unknown) => T);
+
+/**
+ * Route middleware: checks the body and/or the query string before the handler runs and leaves the converted
+ * values in ctx.state.body / ctx.state.query (see Validated). Routes compose auth -> validate -> handler.
+ */
+export function validate<B = unknown, Q = unknown>(checks: { body?: Check<B>; query?: Check<Q> }): Middleware<Partial<{ body: B; query: Q }>> {
+  return async (ctx, next) => {
+    if (checks.body) ctx.state.body = run(checks.body, ctx.request.body, validateBody);
+    if (checks.query) ctx.state.query = run(checks.query, ctx.query, validateQuery);
+    await next();
+  };
+}
+
+function run<T>(check: Check<T>, input: unknown, withSchema: (schema: Joi.Schema<T>, input: unknown) => T): T {
+  return typeof check === 'function' ? check(input) : withSchema(check, input);
+}
 
 /** Validates a request body; returns the converted value (defaults applied) or throws 400 validation_failed (InvalidBody). */
 export function validateBody<T>(schema: Joi.Schema<T>, body: unknown): T {

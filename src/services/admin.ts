@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Partner, SmeConnection, type PartnerDoc } from '../db/models';
 import { randomToken, sha256Hex } from '../credentials/secrets';
+import { webhookUrlProblem } from '../webhooks/url-policy';
 
+// Partners and SME connections, for the CLI (einvoice admin) and the admin API alike: the rules live here once.
 // Issuing credentials (DESIGN "Decisions"): secrets are returned once and stored as SHA-256 hashes.
 
 export class AdminError extends Error {
@@ -22,7 +24,14 @@ export interface CreatedPartner {
   webhookSecret: string;
 }
 
+/** The webhook URL rules of the partner's mode (https and public addresses in live); AdminError invalid_webhook_url. */
+function assertWebhookUrl(url: string | null | undefined, mode: 'test' | 'live'): void {
+  const problem = url ? webhookUrlProblem(url, mode) : null;
+  if (problem) throw new AdminError('invalid_webhook_url', problem);
+}
+
 export async function createPartner(input: { name: string; mode: 'test' | 'live'; webhookUrl?: string | null }): Promise<CreatedPartner> {
+  assertWebhookUrl(input.webhookUrl, input.mode);
   const partnerId = randomUUID();
   const apiKey = randomToken(input.mode === 'test' ? 'erp_test_' : 'erp_live_');
   const apiSecret = randomToken('sk_', 32);
@@ -55,6 +64,11 @@ export interface PartnerView {
 
 export async function updatePartner(partnerId: string, changes: { webhookUrl?: string | null; rateLimitPerMinute?: number | null; status?: PartnerDoc['status'] }): Promise<PartnerView> {
   const $set: Record<string, unknown> = {};
+  if (changes.webhookUrl) {
+    const partner = await Partner.findById(partnerId, { mode: 1 }).lean<PartnerDoc>();
+    if (!partner) throw new AdminError('partner_not_found', `no partner ${partnerId}`);
+    assertWebhookUrl(changes.webhookUrl, partner.mode as 'test' | 'live');
+  }
   if (changes.webhookUrl !== undefined) $set.webhookUrl = changes.webhookUrl;
   if (changes.rateLimitPerMinute !== undefined) $set.rateLimitPerMinute = changes.rateLimitPerMinute;
   if (changes.status !== undefined) $set.status = changes.status;

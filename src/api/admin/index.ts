@@ -3,12 +3,12 @@ import Joi from 'joi';
 import { timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { config } from '../../config';
-import { Partner, type PartnerDoc } from '../../db/models';
+import type { PartnerDoc } from '../../db/models';
 import { jsonBody } from '../../http/json-body';
 import { ServiceError, serviceErrors } from '../../domain/errors';
-import { validateBody } from '../../http/validate';
+import type { Validated } from '../../http/request-state';
+import { validate, validateBody } from '../../http/validate';
 import { AdminError, connectSme, createPartner, updatePartner } from '../../services/admin';
-import { webhookUrlProblem } from '../../webhooks/url-policy';
 
 /**
  * The admin API (DESIGN "Decisions"): the same functions as `einvoice admin`, for operators' tooling.
@@ -18,35 +18,41 @@ export function adminRouter(): Router {
   const router = new Router({ prefix: '/v1/admin' });
   router.use(adminAuth(), jsonBody());
 
-  router.post('/partners', async (ctx) => {
-    const body = validateBody(partnerCreateSchema, ctx.request.body ?? {});
-    const urlProblem = body.webhookUrl ? webhookUrlProblem(body.webhookUrl, body.mode) : null;
-    if (urlProblem) throw serviceErrors.validation([{ code: 'invalid_webhook_url', path: 'webhookUrl', message: urlProblem }]);
+  router.post<Validated<PartnerCreate>>('/partners', validate({ body: orEmpty(partnerCreateSchema) }), async (ctx) => {
+    const { name, mode, webhookUrl } = ctx.state.body;
+    const created = await adminCall(() => createPartner({ name, mode, webhookUrl: webhookUrl ?? null }));
     ctx.status = 201;
-    ctx.body = await createPartner({ name: body.name, mode: body.mode, webhookUrl: body.webhookUrl ?? null });
+    ctx.body = created;
   });
 
-  router.patch('/partners/:partnerId', async (ctx) => {
-    const body = validateBody(partnerUpdateSchema, ctx.request.body ?? {});
-    const partner = await Partner.findById(ctx.params.partnerId).lean<PartnerDoc>();
-    if (!partner) throw serviceErrors.notFound(`No partner ${ctx.params.partnerId}.`);
-    const urlProblem = body.webhookUrl ? webhookUrlProblem(body.webhookUrl, partner.mode) : null;
-    if (urlProblem) throw serviceErrors.validation([{ code: 'invalid_webhook_url', path: 'webhookUrl', message: urlProblem }]);
-    ctx.body = await updatePartner(partner._id, body);
+  router.patch<Validated<PartnerUpdate>>('/partners/:partnerId', validate({ body: orEmpty(partnerUpdateSchema) }), async (ctx) => {
+    ctx.body = await adminCall(() => updatePartner(ctx.params.partnerId, ctx.state.body));
   });
 
-  router.post('/partners/:partnerId/smes', async (ctx) => {
-    const body = validateBody(smeConnectSchema, ctx.request.body ?? {});
-    try {
-      ctx.status = 201;
-      ctx.body = await connectSme({ partnerId: ctx.params.partnerId, trn: body.trn, name: body.name });
-    } catch (err) {
-      if (err instanceof AdminError && err.code === 'partner_not_found') throw serviceErrors.notFound(err.message);
-      if (err instanceof AdminError) throw serviceErrors.conflict(err.code, err.message);
-      throw err;
-    }
+  router.post<Validated<SmeConnect>>('/partners/:partnerId/smes', validate({ body: orEmpty(smeConnectSchema) }), async (ctx) => {
+    const created = await adminCall(() => connectSme({ partnerId: ctx.params.partnerId, ...ctx.state.body }));
+    ctx.status = 201;
+    ctx.body = created;
   });
   return router;
+}
+
+/** A missing body is checked as {}, so each required field is named. */
+const orEmpty =
+  <T>(schema: Joi.Schema<T>) =>
+  (input: unknown): T =>
+    validateBody(schema, input ?? {});
+
+/** The admin service's refusals in the API's terms. */
+async function adminCall<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof AdminError)) throw err;
+    if (err.code === 'partner_not_found') throw serviceErrors.notFound(err.message);
+    if (err.code === 'invalid_webhook_url') throw serviceErrors.validation([{ code: err.code, path: 'webhookUrl', message: err.message }]);
+    throw serviceErrors.conflict(err.code, err.message);
+  }
 }
 
 function adminAuth(): Middleware {
@@ -63,17 +69,32 @@ function adminAuth(): Middleware {
   };
 }
 
-const partnerCreateSchema = Joi.object({
+interface PartnerCreate {
+  name: string;
+  mode: 'test' | 'live';
+  webhookUrl?: string | null;
+}
+interface PartnerUpdate {
+  webhookUrl?: string | null;
+  rateLimitPerMinute?: number | null;
+  status?: PartnerDoc['status'];
+}
+interface SmeConnect {
+  trn: string;
+  name: string;
+}
+
+const partnerCreateSchema = Joi.object<PartnerCreate>({
   name: Joi.string().trim().min(1).max(300).required(),
   mode: Joi.string().valid('test', 'live').required(),
   webhookUrl: Joi.string().max(2048).allow(null),
 });
-const partnerUpdateSchema = Joi.object({
+const partnerUpdateSchema = Joi.object<PartnerUpdate>({
   webhookUrl: Joi.string().max(2048).allow(null),
   rateLimitPerMinute: Joi.number().integer().min(1).max(1_000_000).allow(null),
   status: Joi.string().valid('test', 'live_pending', 'live_active', 'live_rejected', 'revoked'),
 }).min(1);
-const smeConnectSchema = Joi.object({
+const smeConnectSchema = Joi.object<SmeConnect>({
   trn: Joi.string().pattern(/^\d{15}$/).required().messages({ 'string.pattern.base': 'trn must be exactly 15 digits' }),
   name: Joi.string().trim().min(1).max(300).required(),
 });

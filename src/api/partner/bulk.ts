@@ -1,9 +1,9 @@
-import type Router from '@koa/router';
 import Joi from 'joi';
 import { admission } from '../../http/admission';
-import { idempotencyScope, requireIdempotencyKey } from '../../http/idempotency';
+import { idempotencyKeyRequired, idempotencyScope, type KeyedRequest } from '../../http/idempotency';
 import { problemResponse } from '../../http/problem';
-import { validateBody } from '../../http/validate';
+import type { SmeRouter, Validated } from '../../http/request-state';
+import { validate } from '../../http/validate';
 import { assertDeliveryConfigured, noteTestSubmission } from '../../services/invoices-create';
 import { submitBulk } from '../../services/invoices-bulk';
 import { invoiceOwner } from './invoices';
@@ -15,10 +15,11 @@ const bulkEnvelope = Joi.object({ invoices: Joi.array().items(Joi.any()).min(1).
 const BULK_REQUESTS_AT_ONCE = 2;
 
 /** POST /v1/partner/invoices/bulk: 1 to 100 invoices, 207 with a result per item (SPEC 4.1). */
-export function registerBulkInvoices(router: Router): void {
-  router.post('/invoices/bulk', admission(BULK_REQUESTS_AT_ONCE), async (ctx) => {
-    const batchKey = requireIdempotencyKey(ctx);
-    const { invoices } = validateBody<{ invoices: unknown[] }>(bulkEnvelope, ctx.request.body);
+export function registerBulkInvoices(router: SmeRouter): void {
+  type State = Validated<{ invoices: unknown[] }> & KeyedRequest;
+  router.post<State>('/invoices/bulk', admission(BULK_REQUESTS_AT_ONCE), idempotencyKeyRequired(), validate({ body: bulkEnvelope }), async (ctx) => {
+    const { idempotencyKey: batchKey, body } = ctx.state;
+    const { invoices } = body;
     const owner = invoiceOwner(ctx);
     assertDeliveryConfigured(owner.partner);
     await noteTestSubmission(owner.partner);

@@ -1,16 +1,14 @@
-import type Router from '@koa/router';
-import type { PartnerDoc, SmeConnectionDoc } from '../../db/models';
-import { customerUpsertSchema } from '../../domain/customer-schema';
+import { customerUpsertSchema, type CustomerUpsertBody } from '../../domain/customer-schema';
 import { idempotent } from '../../http/idempotency';
 import { serviceErrors } from '../../domain/errors';
-import { validateBody } from '../../http/validate';
+import type { SmeRouter, SmeState, Validated } from '../../http/request-state';
+import { validate } from '../../http/validate';
 import { findCustomer, upsertCustomer, type CustomerOwner } from '../../services/customers';
 
 /** POST /v1/partner/customers (upsert by externalRef) and GET /v1/partner/customers/{externalRef}. SME-scoped. */
-export function registerCustomers(router: Router): void {
-  router.post('/customers', idempotent(), async (ctx) => {
-    const body = validateBody(customerUpsertSchema, ctx.request.body);
-    ctx.body = await upsertCustomer(ownerOf(ctx.state), body);
+export function registerCustomers(router: SmeRouter): void {
+  router.post<Validated<CustomerUpsertBody>>('/customers', idempotent(), validate({ body: customerUpsertSchema }), async (ctx) => {
+    ctx.body = await upsertCustomer(ownerOf(ctx.state), ctx.state.body);
     ctx.status = 200;
   });
 
@@ -21,6 +19,6 @@ export function registerCustomers(router: Router): void {
   });
 }
 
-function ownerOf(state: { partner?: PartnerDoc; sme?: SmeConnectionDoc }): CustomerOwner {
-  return { partnerId: state.partner!._id, smeId: state.sme!._id };
+function ownerOf(state: SmeState): CustomerOwner {
+  return { partnerId: state.partner._id, smeId: state.sme._id };
 }

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { partnerAuth, smeAuth } from '../../http/partner-auth';
 import { jsonBody } from '../../http/json-body';
 import { rateLimit } from '../../http/rate-limit';
+import type { PartnerState, SmeState } from '../../http/request-state';
 import { registerPing } from './ping';
 import { registerWhoami } from './whoami';
 import { registerValidateTrn } from './validate-trn';
@@ -16,14 +17,14 @@ import { registerWebhookDeliveries } from './webhook-deliveries';
  * endpoints that need only them, then the SME connection secret for everything else.
  */
 export function partnerRouter(): Router {
-  const router = new Router({ prefix: '/v1/partner' });
+  const router = new Router<PartnerState>({ prefix: '/v1/partner' });
   router.use(partnerAuth());
   router.use(rateLimit());
   registerPing(router);
   registerWhoami(router);
   registerValidateTrn(router);
 
-  const smeScoped = new Router();
+  const smeScoped = new Router<SmeState>();
   smeScoped.use(smeAuth(), jsonBody());
   registerCustomers(smeScoped);
   registerBulkInvoices(smeScoped);

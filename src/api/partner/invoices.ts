@@ -1,41 +1,48 @@
-import type Router from '@koa/router';
-import type { Context } from 'koa';
-import type { PartnerDoc, SmeConnectionDoc } from '../../db/models';
-import { listQuerySchema, resolveListQuery, type RawListQuery } from '../../domain/invoice-list-query';
-import { validateInvoiceBody } from '../../domain/invoice-schema';
-import { idempotent, idempotentWhenKeyed } from '../../http/idempotency';
 import { serviceErrors } from '../../domain/errors';
-import { validateQuery } from '../../http/validate';
+import { listQuerySchema, resolveListQuery, type InvoiceListQuery, type RawListQuery } from '../../domain/invoice-list-query';
+import { validateInvoiceBody } from '../../domain/invoice-schema';
+import type { InvoiceCreateBody } from '../../domain/invoice-types';
+import { idempotent, idempotentWhenKeyed } from '../../http/idempotency';
+import type { SmeContext, SmeRouter, Validated } from '../../http/request-state';
+import { validate, validateQuery } from '../../http/validate';
 import { assertDeliveryConfigured, createInvoice, noteTestSubmission, type InvoiceOwner } from '../../services/invoices-create';
 import { deleteInvoice, retryInvoice } from '../../services/invoices-lifecycle';
 import { getInvoice, listInvoices, type InvoiceScope } from '../../services/invoices-query';
 
-export function invoiceOwner(ctx: Context): InvoiceOwner {
-  return { partner: ctx.state.partner as PartnerDoc, sme: ctx.state.sme as SmeConnectionDoc };
+export function invoiceOwner(ctx: SmeContext): InvoiceOwner {
+  return { partner: ctx.state.partner, sme: ctx.state.sme };
 }
 
-export function invoiceScope(ctx: Context): InvoiceScope {
-  const { partner, sme } = invoiceOwner(ctx);
-  return { partnerId: partner._id, smeId: sme._id };
+export function invoiceScope(ctx: SmeContext): InvoiceScope {
+  return { partnerId: ctx.state.partner._id, smeId: ctx.state.sme._id };
+}
+
+/** SPEC 2.1 InvoiceCreateBody, with every refusal at its JSON path. */
+function invoiceBody(input: unknown): InvoiceCreateBody {
+  const { value, errors } = validateInvoiceBody(input);
+  if (!value) throw serviceErrors.validation(errors, 'InvalidBody: the request body failed validation; see meta.errors.');
+  return value;
+}
+
+/** The list filters: shape first (joi), then the rules between fields and the cursor. */
+function listQuery(input: unknown): InvoiceListQuery {
+  const { value, errors } = resolveListQuery(validateQuery<RawListQuery>(listQuerySchema, input));
+  if (!value) throw serviceErrors.validation(errors, 'InvalidQuery: the query string failed validation; see meta.errors.');
+  return value;
 }
 
 /** /v1/partner/invoices: create, list, read, delete, retry (SPEC 4.1). Mutations are idempotent (SPEC 5.3). */
-export function registerInvoices(router: Router): void {
-  router.post('/invoices', idempotent(), async (ctx) => {
-    const { value, errors } = validateInvoiceBody(ctx.request.body);
-    if (!value) throw serviceErrors.validation(errors, 'InvalidBody: the request body failed validation; see meta.errors.');
+export function registerInvoices(router: SmeRouter): void {
+  router.post<Validated<InvoiceCreateBody>>('/invoices', idempotent(), validate({ body: invoiceBody }), async (ctx) => {
     const owner = invoiceOwner(ctx);
     assertDeliveryConfigured(owner.partner);
     await noteTestSubmission(owner.partner);
     ctx.status = 201;
-    ctx.body = await createInvoice(owner, value);
+    ctx.body = await createInvoice(owner, ctx.state.body);
   });
 
-  router.get('/invoices', async (ctx) => {
-    const raw = validateQuery<RawListQuery>(listQuerySchema, ctx.query);
-    const { value, errors } = resolveListQuery(raw);
-    if (!value) throw serviceErrors.validation(errors, 'InvalidQuery: the query string failed validation; see meta.errors.');
-    ctx.body = await listInvoices(invoiceScope(ctx), value);
+  router.get<Validated<never, InvoiceListQuery>>('/invoices', validate({ query: listQuery }), async (ctx) => {
+    ctx.body = await listInvoices(invoiceScope(ctx), ctx.state.query);
   });
 
   router.get('/invoices/:id', async (ctx) => {

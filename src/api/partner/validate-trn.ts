@@ -1,8 +1,7 @@
-import type Router from '@koa/router';
 import Joi from 'joi';
-import type { PartnerDoc } from '../../db/models';
 import { TRN_PATTERN } from '../../domain/trn';
-import { validateQuery } from '../../http/validate';
+import type { PartnerRouter, Validated } from '../../http/request-state';
+import { validate } from '../../http/validate';
 import { trnLookupFor } from '../../provider/trn-lookup';
 import { validateTrn } from '../../services/trn-validation';
 
@@ -11,10 +10,8 @@ const querySchema = Joi.object<{ trn: string }>({
 });
 
 /** GET /v1/partner/validate-trn?trn=...: key and secret only (no SME); answers cached 24 h across partners. */
-export function registerValidateTrn(router: Router): void {
-  router.get('/validate-trn', async (ctx) => {
-    const { trn } = validateQuery(querySchema, ctx.query);
-    const partner = ctx.state.partner as PartnerDoc;
-    ctx.body = await validateTrn(trnLookupFor(partner.mode), trn);
+export function registerValidateTrn(router: PartnerRouter): void {
+  router.get<Validated<never, { trn: string }>>('/validate-trn', validate({ query: querySchema }), async (ctx) => {
+    ctx.body = await validateTrn(trnLookupFor(ctx.state.partner.mode), ctx.state.query.trn);
   });
 }

@@ -1,6 +1,5 @@
-import type Router from '@koa/router';
-import type { Context, Middleware } from 'koa';
-import { Invoice, type PartnerDoc, type SmeConnectionDoc, type WebhookDeliveryDoc } from '../../db/models';
+import { Invoice, type WebhookDeliveryDoc } from '../../db/models';
+import type { SmeContext, SmeRouter } from '../../http/request-state';
 import { idempotentWhenKeyed } from '../../http/idempotency';
 import { ServiceError, serviceErrors } from '../../domain/errors';
 import { deliveriesOf, WebhookError } from '../../webhooks/deliveries';
@@ -40,14 +39,14 @@ export function webhookDeliveryView(row: WebhookDeliveryDoc): WebhookDeliveryVie
   };
 }
 
-function owner(ctx: Context): { partnerId: string; smeId: string } {
-  return { partnerId: (ctx.state.partner as PartnerDoc)._id, smeId: (ctx.state.sme as SmeConnectionDoc)._id };
+function owner(ctx: SmeContext): { partnerId: string; smeId: string } {
+  return { partnerId: ctx.state.partner._id, smeId: ctx.state.sme._id };
 }
 
 const notYours = (id: string) => serviceErrors.notFound(`No invoice ${id.slice(0, 64)} for this partner and SME.`);
 
 /** Audit and replay of invoice.status_changed webhooks (SPEC 4.1, 3.2). */
-export function registerWebhookDeliveries(router: Router): void {
+export function registerWebhookDeliveries(router: SmeRouter): void {
   router.get('/invoices/:id/webhook-deliveries', async (ctx) => {
     const id = ctx.params.id;
     if (!(await Invoice.exists({ _id: id, ...owner(ctx) }))) throw notYours(id);

@@ -1,10 +1,10 @@
-import type Router from '@koa/router';
-import { SmeConnection, type PartnerDoc } from '../../db/models';
+import { SmeConnection } from '../../db/models';
+import type { PartnerRouter } from '../../http/request-state';
 
 /** GET /v1/partner/whoami: who the key belongs to and how many SMEs it serves. */
-export function registerWhoami(router: Router): void {
+export function registerWhoami(router: PartnerRouter): void {
   router.get('/whoami', async (ctx) => {
-    const partner = ctx.state.partner as PartnerDoc;
+    const { partner } = ctx.state;
     const connectedSmes = await SmeConnection.countDocuments({ partnerId: partner._id, status: 'active' });
     ctx.body = {
       partnerId: partner._id,
