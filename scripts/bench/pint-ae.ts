@@ -1,64 +1,23 @@
 // npm run bench:pint-ae — PINT-AE render + native validation against the official Schematron and
 // against @e-invoice-eu/core, in one process on one core (Node runs this single-threaded).
 //
-// Prints, per document size (1, 10, 100, 1,000 lines): our render time, native validation time,
-// their sum, the official Schematron time (up to 100 lines only: it grows quadratically) and the
-// ratio official / native; then our render time as a fraction of @e-invoice-eu/core producing UBL for
-// an equivalent 10- and 100-line invoice from its own JSON format; then whether the performance
-// targets below are met.
+// Prints, per document size (1, 10, 100, 1,000, 5,000 lines): our render time, native validation
+// time, their sum, the official Schematron on SaxonJS (up to 100 lines only: it grows quadratically)
+// and on Saxon-HE in a warm JVM (scripts/bench/saxon: what the phive and ISAITB validators run; when
+// Java and the Saxon-HE jar are present), and the ratios to native; then our render time as a
+// fraction of @e-invoice-eu/core producing UBL for an equivalent 10- and 100-line invoice from its own
+// JSON format; then whether the performance targets below are met.
 import path from 'node:path';
-import { validateInvoiceBody, type InvoiceCreateBody, type InvoiceLine } from '../../src/domain/invoice-schema';
+import { type InvoiceCreateBody } from '../../src/domain/invoice-schema';
+import { benchBody as body } from './pint-ae-docs';
+import { startSaxonHe } from './saxon/saxon-he';
 import { computeTotals, renderInvoice } from '../../src/pint-ae/render';
 
 type Report = { fatal: { id: string }[]; warning: unknown[] };
 type Validator = (xml: string) => Report;
 
-const SIZES = [1, 10, 100, 1000];
+const SIZES = [1, 10, 100, 1000, 5000];
 const OFFICIAL_MAX_LINES = 100;
-
-function body(lines: number): InvoiceCreateBody {
-  const cats: Pick<InvoiceLine, 'taxCategory' | 'vatRate'>[] = [
-    { taxCategory: 'standard_5', vatRate: 0.05 },
-    { taxCategory: 'standard_5', vatRate: 0.05 },
-    { taxCategory: 'zero_rated_healthcare', vatRate: 0 },
-    { taxCategory: 'exempt_financial', vatRate: 0 },
-  ];
-  const raw = {
-    trn: '100123456700003',
-    number: `BENCH-${lines}`,
-    issueDate: '2025-02-07',
-    dueDate: '2025-03-09',
-    currency: 'AED',
-    paymentMeansCode: '30',
-    paymentAccountIdentifier: 'AE070331234567890123456',
-    seller: {
-      name: 'Falcon Trading LLC',
-      country: 'AE',
-      address: { line1: 'Office 1204, Bay Square 3', city: 'Dubai', emirate: 'Dubai' },
-      trn: '100123456700003',
-      tradeLicenseNumber: 'DED-778812',
-    },
-    buyer: {
-      name: 'Noor Electronics LLC',
-      country: 'AE',
-      address: { line1: 'Khalifa Street 12', city: 'Abu Dhabi', emirate: 'AUH' },
-      trn: '100987654300003',
-      tradeLicenseNumber: 'CN-1123344',
-    },
-    lines: Array.from({ length: lines }, (_, i) => ({
-      description: `Article ${i + 1}, assorted office supplies`,
-      quantity: 1 + (i % 9),
-      unitPrice: Math.round((12.35 + (i % 13) * 3.1) * 100) / 100,
-      unitOfMeasureCode: 'H87',
-      ...cats[i % cats.length],
-      ...(i % 5 === 0 ? { discountAmount: 1.5 } : {}),
-      ...(i % 7 === 0 ? { chargeAmount: 0.75 } : {}),
-    })),
-  };
-  const { value, errors } = validateInvoiceBody(raw);
-  if (!value) throw new Error(JSON.stringify(errors));
-  return value;
-}
 
 /** The same invoice in @e-invoice-eu/core's internal format (UBL, EN 16931 customization). */
 function einvoiceEuData(b: InvoiceCreateBody): unknown {
@@ -207,7 +166,7 @@ async function main(): Promise<void> {
     const b = body(n);
     return { n, body: b, xml: renderInvoice(b) };
   });
-  const rows: { lines: number; render: number; nativeMs: number; officialMs?: number; bytes: number }[] = docs.map((d) => ({
+  const rows: { lines: number; render: number; nativeMs: number; officialMs?: number; saxonHeMs?: number; bytes: number }[] = docs.map((d) => ({
     lines: d.n,
     render: NaN,
     nativeMs: NaN,
@@ -221,6 +180,17 @@ async function main(): Promise<void> {
       rows[i].nativeMs = await time(() => native!(d.xml), d.n >= 1000 ? 3000 : 1500);
     }
   }
+  // Saxon-HE runs in its own process (a JVM), timed there: it does not share this heap.
+  const saxonHe = await startSaxonHe(path.join(root, '../shared/pint-ae/schematron')).catch((err: Error) => ({ unavailable: err.message }));
+  const saxonHeNote = 'unavailable' in saxonHe ? `Saxon-HE not run: ${saxonHe.unavailable}` : `Saxon-HE ${saxonHe.version}, warm JVM`;
+  if (!('unavailable' in saxonHe)) {
+    for (const [i, d] of docs.entries()) {
+      const r = await saxonHe.validate(d.xml);
+      if (r.error || r.fatal.length) console.log(`  ! Saxon-HE: ${r.error ?? r.fatal.map((f) => f.id).join(', ')} on the ${d.n}-line document`);
+      rows[i].saxonHeMs = await saxonHe.time(d.xml, d.n >= 5000 ? 8000 : d.n >= 1000 ? 4000 : 2000);
+    }
+    saxonHe.close();
+  }
   if (official) {
     for (const [i, d] of docs.entries()) {
       if (d.n > OFFICIAL_MAX_LINES) continue;
@@ -230,8 +200,9 @@ async function main(): Promise<void> {
     }
   }
 
-  console.log('lines | XML size |   render | native validate | render+native | official Schematron | official / native');
-  console.log('------+----------+----------+-----------------+---------------+---------------------+------------------');
+  console.log(`official Schematron on SaxonJS (Node) and on ${saxonHeNote}\n`);
+  console.log('lines | XML size |   render | native validate | render+native |  SaxonJS | SaxonJS / native | Saxon-HE | Saxon-HE / native');
+  console.log('------+----------+----------+-----------------+---------------+----------+------------------+----------+------------------');
   for (const r of rows) {
     console.log(
       [
@@ -240,13 +211,15 @@ async function main(): Promise<void> {
         pad(ms(r.render), 8),
         pad(ms(r.nativeMs), 15),
         pad(ms(r.render + r.nativeMs), 13),
-        pad(r.officialMs === undefined ? 'not run (see below)' : ms(r.officialMs), 19),
+        pad(r.officialMs === undefined ? 'not run' : ms(r.officialMs), 8),
         pad(r.officialMs === undefined ? '-' : `${(r.officialMs / r.nativeMs).toFixed(0)}x`, 16),
+        pad(r.saxonHeMs === undefined ? 'not run' : ms(r.saxonHeMs), 8),
+        pad(r.saxonHeMs === undefined ? '-' : `${(r.saxonHeMs / r.nativeMs).toFixed(1)}x`, 17),
       ].join(' | '),
     );
   }
   console.log(
-    `\nThe official Schematron is run up to ${OFFICIAL_MAX_LINES} lines only: its rules compare every line with all lines,`,
+    `\nSaxonJS is run up to ${OFFICIAL_MAX_LINES} lines only: its rules compare every line with all lines,`,
   );
   console.log('so its time grows quadratically (about 216 s for 1,000 lines on a 2-core machine).');
   const o10 = rows.find((r) => r.lines === 10)!.officialMs;
@@ -299,6 +272,24 @@ async function main(): Promise<void> {
   console.log(`  linear growth 100 -> 1,000 lines, render + native:      ${linear(p100.both, p1000.both)}`);
   console.log(`                                    render alone:        ${linear(p100.render, p1000.render)}`);
   console.log(`                                    native alone:        ${linear(p100.native, p1000.native)}`);
+
+  // Issue 14 (validator-speed): linear in lines, and an order of magnitude ahead of Saxon-HE.
+  const r5000 = rows.find((r) => r.lines === 5000)!;
+  const p5000 = perLine(r5000);
+  const within = (a: number, b: number) => `${check(b / a <= 1.3)} (${a.toFixed(1)} us -> ${b.toFixed(1)} us per line, x${(b / a).toFixed(2)})`;
+  console.log('\nTargets (validator-speed):');
+  console.log(`  native per line at 1,000 lines within 1.3x of 100:      ${within(p100.native, p1000.native)}`);
+  console.log(`  native per line at 5,000 lines within 1.3x of 100:      ${within(p100.native, p5000.native)}`);
+  console.log(`  render per line at 1,000 lines within 1.3x of 100:      ${within(p100.render, p1000.render)}`);
+  console.log(`  render per line at 5,000 lines within 1.3x of 100:      ${within(p100.render, p5000.render)}`);
+  console.log(`  native validate < 0.25 ms for 10 lines:                 ${check(r10.nativeMs < 0.25)} (${ms(r10.nativeMs)})`);
+  console.log(`  native validate < 10 ms for 1,000 lines:                ${check(r1000.nativeMs < 10)} (${ms(r1000.nativeMs)})`);
+  console.log(`  render < 5 ms for 1,000 lines:                          ${check(r1000.render < 5)} (${ms(r1000.render)})`);
+  if ('unavailable' in saxonHe) console.log(`  native >= 20x faster than Saxon-HE at every size:       not measured (${saxonHe.unavailable})`);
+  else {
+    const ratios = rows.map((r) => `${r.lines}: ${(r.saxonHeMs! / r.nativeMs).toFixed(1)}x`).join(', ');
+    console.log(`  native >= 20x faster than Saxon-HE at every size:       ${check(rows.every((r) => r.saxonHeMs! / r.nativeMs >= 20))} (${ratios})`);
+  }
 }
 
 main().catch((err) => {
