@@ -3,6 +3,11 @@
 // example and on deterministic, seeded mutations of them. The official verdict is computed here, at
 // test time; nothing is stored.
 //
+// Documents of 1,000 and 5,000 lines (mutations/large.ts) take SaxonJS minutes each (its time grows
+// quadratically), so their official verdict comes from the same official stylesheets on Saxon-HE
+// (scripts/bench/saxon, when Java and the Saxon-HE jar are installed), which is first checked to
+// give SaxonJS's fatal ids on every official example and mutation.
+//
 // When the official engine stops with a dynamic XPath error (it throws: an amount that is not a
 // number, an element given twice where a rule reads one value), the native validator must report
 // `eval-error` on that document and the official throwing is its verdict: both reject it.
@@ -11,10 +16,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EVAL_ERROR_ID, validatePintAeNative, type Finding } from '../../../src/pint-ae/rules';
 import { generateMutants, KIND_NAMES, type Example } from './mutations/generator';
+import { largeDocuments } from './mutations/large';
 import { targetedMutants } from './mutations/targeted';
+import { startSaxonHe, type SaxonHe } from '../../../scripts/bench/saxon/saxon-he';
 
 const EXAMPLES_DIR = path.resolve(__dirname, '../../../../shared/pint-ae/examples');
 const OFFICIAL = '../../../../shared/pint-ae/validate.mjs';
+const SCHEMATRON_DIR = path.resolve(__dirname, '../../../../shared/pint-ae/schematron');
+const LARGE_MUTANTS_PER_DOCUMENT = 3;
 const SEED = 20260522;
 const MUTANTS_PER_EXAMPLE = 20;
 
@@ -80,9 +89,6 @@ function nativeLocation(loc: string): string {
 const idSet = (findings: { id: string }[]) => [...new Set(findings.map((f) => f.id))].sort();
 
 function compare(name: string, xml: string, official: Official): Comparison {
-  const native = validatePintAeNative(xml);
-  const nativeIds = idSet(native.fatal);
-  const nativeEvalError = nativeIds.includes(EVAL_ERROR_ID);
   let report: ReturnType<Official> | undefined;
   let officialError: string | undefined;
   try {
@@ -90,6 +96,14 @@ function compare(name: string, xml: string, official: Official): Comparison {
   } catch (e) {
     officialError = `${(e as { code?: string }).code ?? 'error'}: ${(e as Error).message}`.slice(0, 200);
   }
+  return compareWith(name, xml, report, officialError);
+}
+
+/** The native verdict on `xml` against an official report (or the official engine's dynamic error). */
+function compareWith(name: string, xml: string, report: { fatal: { id: string; location: string }[] } | undefined, officialError?: string): Comparison {
+  const native = validatePintAeNative(xml);
+  const nativeIds = idSet(native.fatal);
+  const nativeEvalError = nativeIds.includes(EVAL_ERROR_ID);
   if (!report) {
     return {
       name,
@@ -126,21 +140,32 @@ function summary(label: string, results: Comparison[]): string {
   return `native/official agreement (${label}): ${verdicts}/${results.length} documents (${pct}%), fatal-id sets identical on ${ids}/${results.length}`;
 }
 
+/** The small corpus (official examples, random and rule-directed mutations), compared once with SaxonJS. */
+const examples = loadExamples();
+const mutants = generateMutants(examples, MUTANTS_PER_EXAMPLE, SEED);
+const targeted = targetedMutants(examples);
+let smallCorpus: Promise<{ exampleResults: Comparison[]; mutantResults: Comparison[]; targetedResults: Comparison[] }> | undefined;
+function compareSmallCorpus(): NonNullable<typeof smallCorpus> {
+  smallCorpus ??= (async () => {
+    const mod = (await import(OFFICIAL)) as { validatePintAe: Official };
+    return {
+      exampleResults: examples.map((e) => compare(e.name, e.xml, mod.validatePintAe)),
+      mutantResults: mutants.map((m) => compare(m.name, m.xml, mod.validatePintAe)),
+      targetedResults: targeted.mutants.map((m) => compare(m.name, m.xml, mod.validatePintAe)),
+    };
+  })();
+  return smallCorpus;
+}
+
 describe('PINT-AE native validator agrees with the official Schematron', function () {
   this.timeout(900_000);
-  const examples = loadExamples();
-  const mutants = generateMutants(examples, MUTANTS_PER_EXAMPLE, SEED);
-  const targeted = targetedMutants(examples);
   let exampleResults: Comparison[] = [];
   let mutantResults: Comparison[] = [];
   let targetedResults: Comparison[] = [];
 
   before(async function () {
-    const mod = (await import(OFFICIAL)) as { validatePintAe: Official };
     const started = Date.now();
-    exampleResults = examples.map((e) => compare(e.name, e.xml, mod.validatePintAe));
-    mutantResults = mutants.map((m) => compare(m.name, m.xml, mod.validatePintAe));
-    targetedResults = targeted.mutants.map((m) => compare(m.name, m.xml, mod.validatePintAe));
+    ({ exampleResults, mutantResults, targetedResults } = await compareSmallCorpus());
     const mutated = [...mutantResults, ...targetedResults];
     const all = [...exampleResults, ...mutated];
     const errors = mutated.filter((c) => c.officialError).length;
@@ -191,5 +216,65 @@ describe('PINT-AE native validator agrees with the official Schematron', functio
     for (const k of ['amount-fils', 'amount-half-fils', 'party-remove', 'trn', 'type-code', 'line-category', 'breakdown-category', 'emirate', 'btae', 'document-currency', 'dates', 'duplicate', 'remove-mandatory']) {
       expect(kinds, k).to.include(k);
     }
+  });
+});
+
+describe('PINT-AE native validator agrees with the official Schematron on 1,000- and 5,000-line documents', function () {
+  this.timeout(900_000);
+  const large = largeDocuments(examples);
+  const largeMutants = generateMutants(large, LARGE_MUTANTS_PER_DOCUMENT, SEED);
+  let saxonHe: SaxonHe | undefined;
+  const referenceResults: { name: string; saxonJs: string; saxonHe: string }[] = [];
+  const largeResults: Comparison[] = [];
+
+  before(async function () {
+    const started = await startSaxonHe(SCHEMATRON_DIR);
+    if ('unavailable' in started) {
+      console.log(`      Saxon-HE unavailable (${started.unavailable}): the 1,000- and 5,000-line documents are not compared`);
+      this.skip();
+    }
+    saxonHe = started as SaxonHe;
+    const t0 = Date.now();
+    // the reference first: Saxon-HE and SaxonJS name the same fatal rules on the whole small corpus
+    const small = await compareSmallCorpus();
+    const smallDocs = [...examples, ...mutants, ...targeted.mutants];
+    const smallResults = [...small.exampleResults, ...small.mutantResults, ...small.targetedResults];
+    for (const [i, d] of smallDocs.entries()) {
+      const c = smallResults[i];
+      const r = await saxonHe.validate(d.xml);
+      referenceResults.push({
+        name: d.name,
+        saxonJs: c.officialError ? 'dynamic error' : c.officialIds.join(' '),
+        saxonHe: r.error !== undefined ? 'dynamic error' : idSet(r.fatal).join(' '),
+      });
+    }
+    for (const d of [...large, ...largeMutants]) {
+      const r = await saxonHe.validate(d.xml);
+      largeResults.push(compareWith(d.name, d.xml, r.error === undefined ? r : undefined, r.error));
+    }
+    console.log(`      ${summary(`${large.length} documents of 1,000 and 5,000 lines and ${largeMutants.length} mutations of them, Saxon-HE ${saxonHe.version}`, largeResults)}`);
+    console.log(`      (Saxon-HE agrees with SaxonJS on ${referenceResults.filter((r) => r.saxonJs === r.saxonHe).length}/${referenceResults.length} small documents; ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  });
+
+  after(() => saxonHe?.close());
+
+  it('Saxon-HE (the reference for large documents) gives the fatal ids SaxonJS gives, on every small document', () => {
+    expect(referenceResults.length).to.be.at.least(500);
+    const bad = referenceResults.filter((r) => r.saxonJs !== r.saxonHe).map((r) => `${r.name}: SaxonJS [${r.saxonJs}] Saxon-HE [${r.saxonHe}]`);
+    expect(bad).to.deep.equal([]);
+  });
+
+  it('has documents of 1,000 and 5,000 lines, valid and invalid ones', () => {
+    const lines = (xml: string) => (xml.match(/<cac:(InvoiceLine|CreditNoteLine)>/g) ?? []).length;
+    expect(large.map((d) => lines(d.xml))).to.include.members([1000, 5000]);
+    expect(largeResults.some((c) => c.officialIds.length === 0 && !c.officialError)).to.equal(true);
+    expect(largeResults.some((c) => c.officialIds.length > 0)).to.equal(true);
+  });
+
+  it('gives the official verdict, fatal ids and locations on every large document and mutation', () => {
+    const bad = largeResults.filter((c) => !c.idsAgree);
+    expect(bad.map(describeDisagreement), 'disagreements').to.deep.equal([]);
+    const misplaced = largeResults.filter((c) => c.idsAgree && !c.locationsAgree);
+    expect(misplaced.map((c) => `${c.name}: ${c.locationDiff}`)).to.deep.equal([]);
   });
 });
