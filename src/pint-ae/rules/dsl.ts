@@ -3,7 +3,7 @@
  * `matchesContext(el, 'cac:AccountingCustomerParty/cac:Party')`.
  */
 import { NS, intern, type El } from './xml';
-import { decOpt, normalizeSpace, opt, optValue, type Dec } from './xpath';
+import { decimalOf, normalizeSpace, opt, type Dec } from './xpath';
 
 export const CBC = NS.CBC;
 export const CAC = NS.CAC;
@@ -34,9 +34,35 @@ function steps(path: string): Step[] {
   return s;
 }
 
-/** `el/path` as a node sequence in document order (child steps and `..`). */
+const NONE: El[] = [];
+
+/**
+ * Nodes at `el/path[from..]` appended to `out` (allocated on the first match): depth-first over
+ * child steps, which is document order. One array per call, none when nothing matches.
+ */
+function collect(el: El, st: Step[], from: number, out: El[] | undefined): El[] | undefined {
+  if (from === st.length) {
+    if (out === undefined) return [el];
+    out.push(el);
+    return out;
+  }
+  const s = st[from] as ChildStep;
+  // a wide element (the root of a long invoice) has an index by name: only matches come back
+  const kids = el.kids.length > 24 ? el.children(s.ns, s.local) : el.kids;
+  for (let k = 0; k < kids.length; k++) {
+    const kid = kids[k];
+    if (kid.local === s.local && kid.ns === s.ns) out = collect(kid, st, from + 1, out);
+  }
+  return out;
+}
+
+/** `el/path` as a node sequence in document order (child steps and `..`); do not mutate it. */
 export function p(el: El, path: string): El[] {
   const st = steps(path);
+  if (!st.includes('..')) {
+    if (st.length === 1) return el.children((st[0] as ChildStep).ns, (st[0] as ChildStep).local);
+    return collect(el, st, 0, undefined) ?? NONE;
+  }
   let cur: El[] = [el];
   for (let i = 0; i < st.length; i++) {
     const s = st[i];
@@ -99,14 +125,39 @@ export function count(el: El, path: string): number {
   return countAt(el, steps(path), 0);
 }
 
-/** The optional single node at `el/path` (cardinality error when several). */
+/** First node at `el/path[from..]` in document order, and whether there is a second one. */
+let secondFound = false;
+function firstAt(el: El, st: Step[], from: number, found: El | undefined): El | undefined {
+  if (from === st.length) {
+    if (found !== undefined) secondFound = true;
+    return found ?? el;
+  }
+  const s = st[from] as ChildStep;
+  const kids = el.kids;
+  for (let k = 0; k < kids.length && !secondFound; k++) {
+    if (kids[k].local === s.local && kids[k].ns === s.ns) found = firstAt(kids[k], st, from + 1, found);
+  }
+  return found;
+}
+
+/**
+ * The optional single node at `el/path` (cardinality error when several). Paths of child steps are
+ * walked without building node lists: rules read single values from every line, and the arrays were
+ * a large share of what a validation allocated.
+ */
 export function one(el: El, path: string): El | undefined {
-  return opt(p(el, path), path);
+  const st = steps(path);
+  if (st.includes('..') || el.kids.length > 24) return opt(p(el, path), path);
+  secondFound = false;
+  const found = firstAt(el, st, 0, undefined);
+  if (secondFound) return opt(p(el, path), path); // the engine's error, with the real count
+  return found;
 }
 
 /** String value of the optional single node at `el/path` ('' when absent). */
 export function str1(el: El, path: string): string {
-  return optValue(p(el, path), path);
+  const n = one(el, path);
+  return n ? n.value : '';
 }
 
 /** `normalize-space(el/path)` with the engine's cardinality check. */
@@ -116,7 +167,8 @@ export function ns1(el: El, path: string): string {
 
 /** `xs:decimal(el/path)`: undefined when absent. */
 export function dec1(el: El, path: string): Dec | undefined {
-  return decOpt(p(el, path), path);
+  const n = one(el, path);
+  return n === undefined ? undefined : decimalOf(n);
 }
 
 /** Values of attribute `name` on the nodes at `el/path`. */

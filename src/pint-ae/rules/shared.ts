@@ -5,7 +5,7 @@
 import { type Ctx } from './engine';
 import { CAC, CBC, p } from './dsl';
 import { type El } from './xml';
-import { Dec, XPathError, ZERO, decOpt, normalizeSpace, opt, optValue, someBool, type Dec as DecT } from './xpath';
+import { Dec, XPathError, ZERO, decOpt, decimalOf, normalizeSpace, opt, optValue, someBool, type Dec as DecT } from './xpath';
 
 /**
  * `cac:TaxScheme/normalize-space(upper-case(cbc:ID)) = 'VAT'` on a (Classified)TaxCategory:
@@ -13,12 +13,32 @@ import { Dec, XPathError, ZERO, decOpt, normalizeSpace, opt, optValue, someBool,
  */
 export function isVat(ctx: Ctx, tc: El): boolean {
   return ctx.memoEl('vat', tc, () => {
-    for (const scheme of tc.children(CAC, 'TaxScheme')) {
-      const id = optValue(scheme.children(CBC, 'ID'), 'cac:TaxScheme/cbc:ID');
+    for (const scheme of tc.kids) {
+      if (!scheme.is(CAC, 'TaxScheme')) continue;
+      const id = valueOfOnlyChild(scheme, CBC, 'ID', 'cac:TaxScheme/cbc:ID');
       if (normalizeSpace(id.toUpperCase()) === 'VAT') return true;
     }
     return false;
   });
+}
+
+/**
+ * The only child `ns:local` of `el` (undefined when none; the engine's cardinality error when
+ * several), found without building a node list: these helpers run for every line and category.
+ */
+export function onlyChild(el: El, ns: string, local: string, what: string): El | undefined {
+  let found: El | undefined;
+  for (const k of el.kids) {
+    if (!k.is(ns, local)) continue;
+    if (found !== undefined) return opt(el.children(ns, local), what);
+    found = k;
+  }
+  return found;
+}
+
+function valueOfOnlyChild(el: El, ns: string, local: string, what: string): string {
+  const n = onlyChild(el, ns, local, what);
+  return n === undefined ? '' : n.value;
 }
 
 /** The same without normalize-space (aligned-ibrp-sr-12). */
@@ -31,49 +51,52 @@ export function isVatNoNormalize(tc: El): boolean {
 
 /** `normalize-space(cbc:ID)` of a tax category (a dynamic error if it has several IDs). */
 export function categoryCode(tc: El): string {
-  return normalizeSpace(optValue(tc.children(CBC, 'ID'), 'cbc:ID'));
+  return normalizeSpace(valueOfOnlyChild(tc, CBC, 'ID', 'cbc:ID'));
 }
 
 /** `cac:Item/cac:ClassifiedTaxCategory/normalize-space(cbc:ID) = code` on a line (lazy, in order). */
 export function lineHasCategory(line: El, code: string): boolean {
-  for (const item of line.children(CAC, 'Item')) {
-    for (const ctc of item.children(CAC, 'ClassifiedTaxCategory')) if (categoryCode(ctc) === code) return true;
+  for (const item of line.kids) {
+    if (!item.is(CAC, 'Item')) continue;
+    for (const ctc of item.kids) if (ctc.is(CAC, 'ClassifiedTaxCategory') && categoryCode(ctc) === code) return true;
   }
   return false;
 }
 
 /** `cac:TaxCategory/normalize-space(cbc:ID) = code` on an allowance/charge (lazy, in order). */
 export function chargeHasCategory(ac: El, code: string): boolean {
-  for (const tc of ac.children(CAC, 'TaxCategory')) if (categoryCode(tc) === code) return true;
+  for (const tc of ac.kids) if (tc.is(CAC, 'TaxCategory') && categoryCode(tc) === code) return true;
   return false;
+}
+
+/** xs:decimal(cbc:Percent) = $rate on one tax category (error on several Percents or a bad one). */
+function percentIs(tc: El, rate: DecT): boolean {
+  const n = onlyChild(tc, CBC, 'Percent', 'cbc:Percent');
+  return n !== undefined && decimalOf(n).eq(rate);
 }
 
 /** `cac:Item/cac:ClassifiedTaxCategory/xs:decimal(cbc:Percent) = $rate` on a line. */
 export function lineHasRate(line: El, rate: DecT): boolean {
-  for (const item of line.children(CAC, 'Item')) {
-    for (const ctc of item.children(CAC, 'ClassifiedTaxCategory')) {
-      const v = decOpt(ctc.children(CBC, 'Percent'), 'cbc:Percent');
-      if (v !== undefined && v.eq(rate)) return true;
-    }
+  for (const item of line.kids) {
+    if (!item.is(CAC, 'Item')) continue;
+    for (const ctc of item.kids) if (ctc.is(CAC, 'ClassifiedTaxCategory') && percentIs(ctc, rate)) return true;
   }
   return false;
 }
 
 /** `cac:TaxCategory/xs:decimal(cbc:Percent) = $rate` on an allowance/charge. */
 export function chargeHasRate(ac: El, rate: DecT): boolean {
-  for (const tc of ac.children(CAC, 'TaxCategory')) {
-    const v = decOpt(tc.children(CBC, 'Percent'), 'cbc:Percent');
-    if (v !== undefined && v.eq(rate)) return true;
-  }
+  for (const tc of ac.kids) if (tc.is(CAC, 'TaxCategory') && percentIs(tc, rate)) return true;
   return false;
 }
 
 /** fn:sum of `xs:decimal(name)` over nodes (each with at most one such child). */
 export function sumOf(nodes: readonly El[], local: string): DecT {
   let s: DecT = ZERO;
+  const what = `cbc:${local}`;
   for (const n of nodes) {
-    const v = decOpt(n.children(CBC, local), `cbc:${local}`);
-    if (v !== undefined) s = s.plus(v);
+    const v = onlyChild(n, CBC, local, what);
+    if (v !== undefined) s = s.plus(decimalOf(v));
   }
   return s;
 }

@@ -510,6 +510,9 @@ export function parseXml(input: string): XmlDocument {
       if (src.charCodeAt(i) !== 62 /* > */) fail('malformed end tag', lt);
       el!.contentEnd = lt;
       el!.end = i + 1;
+      // push() grew the array to 17 slots or more: an exact copy keeps the tree (which every
+      // scavenge during a validation copies) small; the grown one dies young
+      if (el!.kids.length > 0 && el!.kids.length < 17) el!.kids = el!.kids.slice();
       scopes.pop();
       pos = i + 1;
     } else {

@@ -239,11 +239,25 @@ export function toDecimal(s: string): Dec {
   return decimalFromLexical(t);
 }
 
+/**
+ * Decimals by lexical form. decimal.js values are immutable, so equal texts can share one: lines
+ * repeat rates, quantities and many amounts, and parsing each again allocated a good part of a
+ * validation's garbage. Bounded: cleared when full.
+ */
+const DECIMALS = new Map<string, Dec>();
+const DECIMALS_MAX = 50_000;
+
 function decimalFromLexical(t: string): Dec {
-  // decimal.js wants a digit before and after the point: "5." -> "5", ".5" -> "0.5"
-  let x = t.endsWith('.') ? t.slice(0, -1) : t;
-  if (x.startsWith('.') || x.startsWith('-.')) x = x.replace('.', '0.');
-  return new Dec(x);
+  let d = DECIMALS.get(t);
+  if (d === undefined) {
+    // decimal.js wants a digit before and after the point: "5." -> "5", ".5" -> "0.5"
+    let x = t.endsWith('.') ? t.slice(0, -1) : t;
+    if (x.startsWith('.') || x.startsWith('-.')) x = x.replace('.', '0.');
+    d = new Dec(x);
+    if (DECIMALS.size >= DECIMALS_MAX) DECIMALS.clear();
+    DECIMALS.set(t, d);
+  }
+  return d;
 }
 
 export function castableDecimal(s: string): boolean {
