@@ -460,6 +460,11 @@ export function parseXml(input: string): XmlDocument {
   const attrAt: number[] = [];
   const scopes: Scope[] = [BASE_SCOPE];
   let root: El | null = null;
+  // Children of the open elements, each element's from kidsFrom[depth] on: an element's child
+  // array is made once, at its end tag, at its exact size. Arrays grown by push() kept up to 17
+  // slots each, and the tree is what every young-generation GC during a validation copies.
+  const openKids: El[] = [];
+  const kidsFrom: number[] = [];
   let pos = 0;
 
   while (pos < len) {
@@ -510,9 +515,11 @@ export function parseXml(input: string): XmlDocument {
       if (src.charCodeAt(i) !== 62 /* > */) fail('malformed end tag', lt);
       el!.contentEnd = lt;
       el!.end = i + 1;
-      // push() grew the array to 17 slots or more: an exact copy keeps the tree (which every
-      // scavenge during a validation copies) small; the grown one dies young
-      if (el!.kids.length > 0 && el!.kids.length < 17) el!.kids = el!.kids.slice();
+      const from = kidsFrom.pop()!;
+      if (openKids.length > from) {
+        el!.kids = openKids.slice(from);
+        openKids.length = from;
+      }
       scopes.pop();
       pos = i + 1;
     } else {
@@ -590,7 +597,9 @@ export function parseXml(input: string): XmlDocument {
       el.contentEnd = pos;
       el.end = pos;
       elements.push(el);
-      if (nAttrs > 0) {
+      if (nAttrs === 1 && attrNames[0].prefix === '' && attrNames[0].raw !== 'xmlns') {
+        el.attrs = sharedAttrs(attrNames[0], attrValues[0], attrAt[0], fail);
+      } else if (nAttrs > 0) {
         for (let a = 0; a < nAttrs; a++) {
           const an = attrNames[a];
           const v = attrValues[a];
@@ -606,13 +615,11 @@ export function parseXml(input: string): XmlDocument {
           el.attrs.push({ ns: ans!, local: al, prefix: ap, value: attrValue(v) });
         }
       }
-      if (parent) {
-        if (parent.kids === NO_KIDS) parent.kids = [el];
-        else parent.kids.push(el);
-      }
+      if (parent) openKids.push(el);
       else root = el;
       if (!selfClose) {
         stack.push(el);
+        kidsFrom.push(openKids.length);
         scopes.push(scope);
       }
     }
@@ -620,6 +627,31 @@ export function parseXml(input: string): XmlDocument {
   if (stack.length) fail(`end of input inside <${stack[stack.length - 1].qname}>`, len);
   if (!root) fail('no root element', 0);
   return { root: root!, elements };
+}
+
+/**
+ * The attribute list of an element with one unprefixed attribute, shared by every element with
+ * the same attribute and raw value (currencyID="AED", unitCode="H87" on every line): attribute
+ * lists are never mutated, and one object per amount was a large part of a long invoice's tree.
+ */
+const SHARED_ATTRS = new Map<Name, Map<string, Attr[]>>();
+let sharedAttrCount = 0;
+
+function sharedAttrs(name: Name, raw: string, at: number, fail: (msg: string, at: number) => never): Attr[] {
+  let byValue = SHARED_ATTRS.get(name);
+  const known = byValue?.get(raw);
+  if (known) return known;
+  if (raw.indexOf('&') >= 0 && BAD_AMP_RE.test(raw)) fail('malformed entity reference in attribute value', at);
+  const attrs: Attr[] = [{ ns: '', local: name.local, prefix: '', value: attrValue(raw) }];
+  if (sharedAttrCount >= 20_000) {
+    SHARED_ATTRS.clear();
+    sharedAttrCount = 0;
+    byValue = undefined;
+  }
+  if (!byValue) SHARED_ATTRS.set(name, (byValue = new Map()));
+  byValue.set(raw, attrs);
+  sharedAttrCount++;
+  return attrs;
 }
 
 function isXmlChar(cp: number): boolean {
