@@ -5,17 +5,14 @@ export interface Config {
   temporalAddress: string;
   temporalNamespace: string;
   temporalTaskQueue: string;
-  providerSandboxUrl: string | null;
   providerLiveUrl: string | null;
   adminToken: string | null;
-  jwtSecret: string;
   /** Waits before each webhook retry, in milliseconds. */
   webhookRetryScheduleMs: number[];
   pintAeSchematronDir: string | null;
   /** Time budget for the official Schematron pass, in milliseconds. */
   schematronBudgetMs: number;
   defaultRateLimitPerMinute: number;
-  logLevel: string;
   /** Test mode: how long the simulated ASP takes to acknowledge a delivered invoice, in milliseconds. */
   simulatedAspAckDelayMs: number;
   /** How long an invoice workflow waits for the ASP's acknowledgement signal before polling the ASP, in milliseconds. */
@@ -25,22 +22,19 @@ export interface Config {
 /** 30 s, 2 min, 10 min, 30 min, 1 h, 3 h: the product owner's "30 s to 3 h" webhook backoff. */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000];
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: int(env, 'PORT', 3000),
     mongodbUri: env.MONGODB_URI || 'mongodb://127.0.0.1:27017/einvoice',
     temporalAddress: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE || 'einvoice',
-    providerSandboxUrl: env.PROVIDER_SANDBOX_URL || null,
     providerLiveUrl: env.PROVIDER_LIVE_URL || null,
     adminToken: env.ADMIN_TOKEN || null,
-    jwtSecret: env.JWT_SECRET || 'dev-only-jwt-secret-change-me',
     webhookRetryScheduleMs: schedule(env.WEBHOOK_RETRY_SCHEDULE),
     pintAeSchematronDir: env.PINT_AE_SCHEMATRON_DIR || null,
     schematronBudgetMs: int(env, 'PINT_AE_SCHEMATRON_BUDGET_MS', 10_000),
     defaultRateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600),
-    logLevel: env.LOG_LEVEL || 'info',
     simulatedAspAckDelayMs: int(env, 'SIMULATED_ASP_ACK_DELAY_MS', 300),
     aspAckFallbackMs: int(env, 'ASP_ACK_FALLBACK_MS', 60_000),
   };

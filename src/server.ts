@@ -6,7 +6,7 @@ import { closeTemporalClient } from './temporal/client';
 import { createApp } from './api/app';
 import { logger } from './logger';
 
-export async function startServer(port = config().port): Promise<Server> {
+async function startServer(port = config().port): Promise<Server> {
   await connectMongo(config().mongodbUri);
   const app = createApp();
   return new Promise((resolve) => {

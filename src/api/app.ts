@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import { problemErrors } from '../http/errors';
+import { problemErrors } from '../http/problem-errors';
 import { httpMetrics } from '../http/metrics';
 import { requestId } from '../http/request-id';
 import { adminRouter } from './admin';

@@ -26,7 +26,7 @@ async function syncIndexes(): Promise<void> {
 }
 
 /** Declared indexes (key and uniqueness) that the server does not report. */
-export async function missingIndexes(): Promise<string[]> {
+async function missingIndexes(): Promise<string[]> {
   const missing: string[] = [];
   for (const model of Object.values(mongoose.models)) {
     const existing = await model.collection.listIndexes().toArray();

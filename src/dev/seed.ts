@@ -14,7 +14,7 @@ export interface SeedCredentials {
 }
 
 /** A TRN that satisfies PINT-AE (15 digits, starts with 1, ends with 03). */
-export const SEED_SME_TRN = '100123456700003';
+const SEED_SME_TRN = '100123456700003';
 
 /**
  * Seeds one test-mode partner with one connected SME, once. Secrets are only stored hashed, so the

@@ -14,7 +14,7 @@ export const customerAddressSchema = Joi.object({
   postalCode: Joi.string().allow('').max(20),
 });
 
-export const CUSTOMER_KINDS = ['buyer', 'seller', 'both'] as const;
+const CUSTOMER_KINDS = ['buyer', 'seller', 'both'] as const;
 export type CustomerKind = (typeof CUSTOMER_KINDS)[number];
 
 export interface CustomerAddress {

@@ -31,7 +31,7 @@ export function buyerTrn(body: InvoiceCreateBody): string | undefined {
 }
 
 /** Delivery country: the delivery address's, else the buyer's. */
-export function deliveryCountry(body: InvoiceCreateBody): string | undefined {
+function deliveryCountry(body: InvoiceCreateBody): string | undefined {
   if (!body.deliveryAddress) return undefined;
   return (body.deliveryAddress.country ?? body.buyer?.country ?? 'AE').toUpperCase();
 }
@@ -56,7 +56,7 @@ export function hasReverseCharge(body: InvoiceCreateBody): boolean {
 }
 
 /** Every line is exempt (E) or out of scope (O): a 380/381 document would break ibr-151-ae. */
-export function onlyExemptOrOutOfScope(body: InvoiceCreateBody): boolean {
+function onlyExemptOrOutOfScope(body: InvoiceCreateBody): boolean {
   return (body.lines ?? []).every((l) => {
     const code = taxCategoryInfo(l?.taxCategory)?.code;
     return code === 'E' || code === 'O';

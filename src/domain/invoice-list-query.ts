@@ -1,6 +1,6 @@
 // GET /v1/partner/invoices: the query's rules, the opaque cursor and the MongoDB filter. Pure.
 import Joi from 'joi';
-import type { InvoiceStatus } from '../db/models/invoice';
+import type { InvoiceStatus } from './invoice-status';
 import { isIsoDate, type FieldError } from './invoice-schema';
 
 export interface InvoiceListQuery {
@@ -23,7 +23,7 @@ export interface ListCursor {
 const STATUS_SET: Record<InvoiceStatus, true> = {
   draft: true, queued: true, transformed: true, validated: true, blocked_no_credit: true, delivered: true, acknowledged: true, rejected: true,
 };
-export const LISTABLE_STATUSES = Object.keys(STATUS_SET) as InvoiceStatus[];
+const LISTABLE_STATUSES = Object.keys(STATUS_SET) as InvoiceStatus[];
 
 const isoDate = () =>
   Joi.string()
@@ -62,7 +62,7 @@ export function encodeCursor(c: ListCursor): string {
   return Buffer.from(JSON.stringify([c.createdAt.getTime(), c.id])).toString('base64url');
 }
 
-export function decodeCursor(text: string): ListCursor | null {
+function decodeCursor(text: string): ListCursor | null {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     if (!Array.isArray(parsed) || parsed.length !== 2) return null;

@@ -20,12 +20,7 @@ const PREDECESSORS: Record<InvoiceStatus, readonly InvoiceStatus[]> = {
   rejected: ['queued', 'transformed', 'validated', 'blocked_no_credit', 'delivered'],
 };
 
-export const SUCCESS_TERMINALS: readonly InvoiceStatus[] = ['delivered', 'acknowledged'];
-export const FAILURE_TERMINALS: readonly InvoiceStatus[] = ['rejected', 'blocked_no_credit'];
-
-export function predecessorsOf(to: InvoiceStatus): readonly InvoiceStatus[] {
-  return PREDECESSORS[to];
-}
+const FAILURE_TERMINALS: readonly InvoiceStatus[] = ['rejected', 'blocked_no_credit'];
 
 export function canTransition(from: InvoiceStatus, to: InvoiceStatus): boolean {
   return PREDECESSORS[to].includes(from);

@@ -1,5 +1,5 @@
 // Response shapes of the Partner API invoice endpoints (SPEC 2.1). Pure.
-import type { InvoiceStatus } from '../db/models/invoice';
+import type { InvoiceStatus } from './invoice-status';
 import type { FieldError } from './invoice-types';
 
 /** The stored fields the views read (a lean invoice document has them all). */

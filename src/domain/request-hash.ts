@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 // Pure: the fingerprint an Idempotency-Key is bound to.
 
 /** JSON with object keys sorted at every depth, so {a,b} and {b,a} hash the same. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value)) ?? 'null';
 }
 

@@ -1,10 +1,6 @@
 // Who may submit what (SPEC 3.1, 5.1 rule 3, 7.1). Pure: the create service asks these before storing anything.
 import type { InvoiceCreateBody } from './invoice-types';
-
-/** Test mode only: an invoice carrying this TRN is delivered synchronously, skipping validation and delivery. */
-export const TEST_DELIVER_TRN = '100000000000000';
-/** Test mode only: an invoice carrying this TRN is refused with 403 test_trn_reject and nothing is stored. */
-export const TEST_REJECT_TRN = '100000000000666';
+import { TEST_TRN_ACCEPT, TEST_TRN_REJECT } from './trn';
 
 export type ReservedTrnOutcome = 'deliver' | 'reject';
 
@@ -15,8 +11,8 @@ export type ReservedTrnOutcome = 'deliver' | 'reject';
 export function reservedTrnOutcome(body: Pick<InvoiceCreateBody, 'trn' | 'seller'>, mode: 'test' | 'live'): ReservedTrnOutcome | null {
   if (mode !== 'test') return null;
   const trns = [body.trn, body.seller?.trn];
-  if (trns.includes(TEST_REJECT_TRN)) return 'reject';
-  if (trns.includes(TEST_DELIVER_TRN)) return 'deliver';
+  if (trns.includes(TEST_TRN_REJECT)) return 'reject';
+  if (trns.includes(TEST_TRN_ACCEPT)) return 'deliver';
   return null;
 }
 

@@ -33,7 +33,7 @@ function rc(category: TaxCategory, goodsType: GoodsTypeCode | undefined, label: 
   return { category, code: 'AE', percent: FIVE, taxPercent: 0n, acceptedVatRates: [0.05, 0], goodsType, reverseCharge: true, label };
 }
 
-export const TAX_CATEGORY_INFO: Readonly<Record<TaxCategory, TaxCategoryInfo>> = {
+const TAX_CATEGORY_INFO: Readonly<Record<TaxCategory, TaxCategoryInfo>> = {
   standard_5: { category: 'standard_5', code: 'S', percent: FIVE, taxPercent: 5n, acceptedVatRates: [0.05], reverseCharge: false, label: 'standard rate 5 %' },
   zero_rated_export: { category: 'zero_rated_export', code: 'Z', percent: NIL, taxPercent: 0n, acceptedVatRates: [0], reverseCharge: false, label: 'zero-rated export' },
   zero_rated_healthcare: { category: 'zero_rated_healthcare', code: 'Z', percent: NIL, taxPercent: 0n, acceptedVatRates: [0], reverseCharge: false, label: 'zero-rated healthcare' },
@@ -62,7 +62,7 @@ export const SHORT_CODE_REPLACEMENTS: Readonly<Record<ShortTaxCode, string>> = {
   AE: 'reverse_charge_electronic_devices, reverse_charge_gold_diamonds, reverse_charge_crude_or_refined_oil or reverse_charge_designated_zone',
 };
 
-export function isTaxCategory(value: unknown): value is TaxCategory {
+function isTaxCategory(value: unknown): value is TaxCategory {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(TAX_CATEGORY_INFO, value);
 }
 

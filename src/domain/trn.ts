@@ -3,11 +3,15 @@
 /** SPEC 8: every TRN field is exactly 15 decimal digits. */
 export const TRN_PATTERN = /^[0-9]{15}$/;
 
-/** Reserved test TRNs (SPEC 3.1): in test mode one always succeeds, the other is always refused. */
+/**
+ * Reserved test TRNs (SPEC 3.1, 6.1), in test mode only. ACCEPT: validate-trn answers verified, and an invoice
+ * carrying it is delivered synchronously (validation and delivery skipped). REJECT: validate-trn answers
+ * rejected, and an invoice carrying it is refused with 403 test_trn_reject, nothing stored.
+ */
 export const TEST_TRN_ACCEPT = '100000000000000';
 export const TEST_TRN_REJECT = '100000000000666';
 
-export function isWellFormedTrn(value: string): boolean {
+function isWellFormedTrn(value: string): boolean {
   return TRN_PATTERN.test(value);
 }
 

@@ -3,7 +3,7 @@ import compose from 'koa-compose';
 import type { Middleware } from 'koa';
 import { ServiceError } from '../domain/errors';
 
-export const JSON_BODY_LIMIT = '1mb';
+const JSON_BODY_LIMIT = '1mb';
 
 /** Bodies are JSON objects or arrays up to 1 MB; anything else with a body is 415, never silently ignored. */
 export function jsonBody(): Middleware {

@@ -13,7 +13,7 @@ export interface ProblemBody {
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
-export function problemType(code: string): string {
+function problemType(code: string): string {
   return `https://einvoice.ae/problems/${code.replace(/_/g, '-')}`;
 }
 

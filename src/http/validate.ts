@@ -50,7 +50,7 @@ function validateWith<T>(schema: Joi.Schema<T>, input: unknown, detail: string):
 }
 
 /** Pure: joi's details as our error list, one entry per failing path and code. */
-export function toFieldErrors(details: Joi.ValidationErrorItem[]): FieldError[] {
+function toFieldErrors(details: Joi.ValidationErrorItem[]): FieldError[] {
   const seen = new Set<string>();
   const out: FieldError[] = [];
   for (const d of details) {

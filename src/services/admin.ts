@@ -77,7 +77,7 @@ export async function updatePartner(partnerId: string, changes: { webhookUrl?: s
   return partnerView(updated);
 }
 
-export function partnerView(p: PartnerDoc): PartnerView {
+function partnerView(p: PartnerDoc): PartnerView {
   return {
     partnerId: p._id,
     erpName: p.erpName,

@@ -47,7 +47,7 @@ export async function findCustomer(owner: CustomerOwner, externalRef: string): P
   return doc ? customerView(doc) : null;
 }
 
-export function customerView(doc: CustomerDoc): CustomerView {
+function customerView(doc: CustomerDoc): CustomerView {
   return {
     customerId: doc._id,
     externalRef: doc.externalRef,

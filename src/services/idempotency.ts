@@ -32,9 +32,9 @@ export interface RunIdempotentOptions {
 export type ErrorRenderer = (err: ServiceError) => StoredResponse;
 
 /** DESIGN: records are kept 24 hours. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** An in-flight record whose request has not finished after this long is treated as abandoned (a crashed process). */
-export const IN_FLIGHT_LEASE_MS = 5 * 60 * 1000;
+const IN_FLIGHT_LEASE_MS = 5 * 60 * 1000;
 
 /**
  * Runs execute at most once per (scope, key) within 24 hours and replays its stored response afterwards.

@@ -8,7 +8,7 @@ import { nudgeOrRestartInvoiceWorkflow, resumeInvoiceWorkflow, type WorkflowInvo
 export class OpsError extends Error {}
 
 /** Statuses the pipeline passes through on its own; an invoice sitting in one for long is stuck. */
-export const IN_FLIGHT: readonly InvoiceStatus[] = ['draft', 'queued', 'transformed', 'validated'];
+const IN_FLIGHT: readonly InvoiceStatus[] = ['draft', 'queued', 'transformed', 'validated'];
 
 export interface OpsRetryResult {
   invoiceId: string;

@@ -161,7 +161,7 @@ async function runBatch(req: BulkRequest, batch: Item[], outcomes: Outcome[]): P
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** SPEC 4.1 rule 3: each bulk item runs under the batch key, a colon and its index. */
-export function bulkItemKey(batchKey: string, index: number): string {
+function bulkItemKey(batchKey: string, index: number): string {
   return `${batchKey}:${index}`;
 }
 

@@ -8,7 +8,8 @@ import { insertEach } from '../db/insert-each';
 import type { InvoiceCreateBody } from '../domain/invoice-types';
 import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
 import { preSubmitCheck, type HeldResult } from '../domain/pre-submit';
-import { issueYearOf, reservedTrnOutcome, trnMismatch, TEST_DELIVER_TRN, TEST_REJECT_TRN } from '../domain/submission-rules';
+import { issueYearOf, reservedTrnOutcome, trnMismatch } from '../domain/submission-rules';
+import { TEST_TRN_ACCEPT, TEST_TRN_REJECT } from '../domain/trn';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
 import { renderInvoice } from '../pint-ae/render';
@@ -89,7 +90,7 @@ export function prepareInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opt
   const mode = partner.mode as 'test' | 'live';
   const reserved = reservedTrnOutcome(body, mode);
   if (reserved === 'reject') {
-    throw serviceErrors.forbidden('test_trn_reject', `TRN ${TEST_REJECT_TRN} is reserved in test mode to simulate a refusal: nothing was stored and no pipeline started.`);
+    throw serviceErrors.forbidden('test_trn_reject', `TRN ${TEST_TRN_REJECT} is reserved in test mode to simulate a refusal: nothing was stored and no pipeline started.`);
   }
   if (!reserved) {
     const mismatch = trnMismatch(body, sme.trn);
@@ -116,7 +117,7 @@ export function prepareInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opt
   const doc = held
     ? { ...base, status: 'draft' as const, heldReason: held.heldReason, heldErrors: held.heldErrors, history: [{ status: 'draft' as const, at: now, reason: `held: ${held.heldReason}`, run: 1 }] }
     : reserved === 'deliver'
-      ? { ...base, documentUuid: rendered?.documentUuid ?? null, status: 'delivered' as const, history: [{ status: 'draft' as const, at: now, reason: null, run: 1 }, { status: 'delivered' as const, at: now, reason: `reserved test TRN ${TEST_DELIVER_TRN}: validation and delivery skipped`, run: 1 }] }
+      ? { ...base, documentUuid: rendered?.documentUuid ?? null, status: 'delivered' as const, history: [{ status: 'draft' as const, at: now, reason: null, run: 1 }, { status: 'delivered' as const, at: now, reason: `reserved test TRN ${TEST_TRN_ACCEPT}: validation and delivery skipped`, run: 1 }] }
       : { ...base, status: 'queued' as const, history: [{ status: 'queued' as const, at: now, reason: null, run: 1 }] };
   const created = { _id: invoiceId, number: body.number, sellerTrn: base.sellerTrn, mode, partnerId: partner._id };
   const outcome = held ? 'held' : reserved === 'deliver' ? 'delivered' : 'queued';

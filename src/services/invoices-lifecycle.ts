@@ -10,10 +10,10 @@ import { assertDeliveryConfigured, type InvoiceOwner } from './invoices-create';
 import { findOwnedInvoice, type InvoiceScope } from './invoices-query';
 import { resumeInvoiceWorkflow, terminateInvoiceWorkflow, type WorkflowInvoice } from '../temporal/client';
 
-export const DELETABLE: readonly InvoiceStatus[] = ['draft', 'queued', 'blocked_no_credit', 'rejected'];
+const DELETABLE: readonly InvoiceStatus[] = ['draft', 'queued', 'blocked_no_credit', 'rejected'];
 export const RETRYABLE: readonly InvoiceStatus[] = ['rejected', 'blocked_no_credit', 'draft'];
 /** SPEC 8: at most 3 retries per hour per invoice. */
-export const RETRY_LIMIT = { limit: 3, windowMs: 60 * 60 * 1000 };
+const RETRY_LIMIT = { limit: 3, windowMs: 60 * 60 * 1000 };
 
 const invalidTransition = (action: string, status: string, allowed: readonly string[], hint: string) =>
   serviceErrors.conflict('invalid_state_transition', `Cannot ${action} an invoice that is ${status}; allowed from ${allowed.join(', ')}. ${hint}`, { status });

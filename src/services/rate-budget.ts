@@ -31,7 +31,7 @@ export async function consumeBudget(req: BudgetRequest, now = Date.now()): Promi
 }
 
 /** Pure: what the use number within a window means for the caller. */
-export function budgetResult(use: number, limit: number, windowEnd: number, now: number): BudgetResult {
+function budgetResult(use: number, limit: number, windowEnd: number, now: number): BudgetResult {
   const allowed = use <= limit;
   return {
     allowed,

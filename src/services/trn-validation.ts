@@ -3,7 +3,7 @@ import { isDuplicateKeyError } from '../db/duplicate-key';
 import type { TrnLookup, TrnStatus } from '../provider/trn-lookup';
 
 /** SPEC 8: TRN validation answers are cached 24 hours. */
-export const TRN_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
+const TRN_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** SPEC 2.1 TrnValidateResponse. */
 export interface TrnValidation {

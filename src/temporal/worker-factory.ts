@@ -18,7 +18,7 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
  * live mode has no provider in this build, so its deliveries are refused (and the API refuses live submissions
  * unless PROVIDER_LIVE_URL is set).
  */
-export function defaultActivityDeps(): ActivityDeps {
+function defaultActivityDeps(): ActivityDeps {
   return {
     asp: {
       test: simulatedAsp({ ackDelayMs: config().simulatedAspAckDelayMs, notify: signalAspVerdict }),

@@ -7,7 +7,7 @@ import { forbiddenAddressReason, hostAddress, webhookUrlProblem } from './url-po
 // One HTTP POST of a signed webhook. Every failure is a result, never a throw: the caller records it and
 // decides about retries (workflow timers), so a bad receiver cannot cause a Temporal activity-retry storm.
 
-export const SEND_TIMEOUT_MS = 10_000;
+const SEND_TIMEOUT_MS = 10_000;
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export interface SendResult {

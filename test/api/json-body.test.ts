@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { AddressInfo } from 'node:net';
-import { problemErrors } from '../../src/http/errors';
+import { problemErrors } from '../../src/http/problem-errors';
 import { jsonBody } from '../../src/http/json-body';
 
 // The body rules every mutation shares, on the real middleware over a real socket.

@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import type { AddressInfo } from 'node:net';
 import { Partner, SmeConnection } from '../../src/db/models';
 import { sha256Hex } from '../../src/credentials/secrets';
-import { problemErrors } from '../../src/http/errors';
+import { problemErrors } from '../../src/http/problem-errors';
 import { partnerAuth, smeAuth } from '../../src/http/partner-auth';
 import { call } from '../helpers/http';
 import { newPartner } from '../helpers/partners';

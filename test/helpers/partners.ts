@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { Partner } from '../../src/db/models';
 import { connectSme, createPartner, type ConnectedSme, type CreatedPartner } from '../../src/services/admin';
 
 /** A TRN PINT-AE accepts (15 digits, leading 1, trailing 03), unique enough for one test run. */
@@ -14,9 +15,14 @@ export interface TestPartner extends CreatedPartner {
   headers: Record<string, string>;
 }
 
-/** Each test makes its own partner and SME so tests never share state. */
-export async function newPartner(opts: { mode?: 'test' | 'live'; webhookUrl?: string | null; trn?: string } = {}): Promise<TestPartner> {
+/**
+ * Each test makes its own partner and SME so tests never share state. `storedWebhookUrl` is written to the store
+ * past the admin rules: a URL that was fine when it was set and now resolves somewhere it must not (the send-time
+ * policy's case).
+ */
+export async function newPartner(opts: { mode?: 'test' | 'live'; webhookUrl?: string | null; storedWebhookUrl?: string; trn?: string } = {}): Promise<TestPartner> {
   const partner = await createPartner({ name: `Test ERP ${randomInt(1e6)}`, mode: opts.mode ?? 'test', webhookUrl: opts.webhookUrl ?? null });
+  if (opts.storedWebhookUrl) await Partner.updateOne({ _id: partner.partnerId }, { $set: { webhookUrl: opts.storedWebhookUrl } });
   const sme = await connectSme({ partnerId: partner.partnerId, trn: opts.trn ?? randomTrn(), name: 'Test SME LLC' });
   const keyHeaders = { 'X-API-Key': partner.apiKey, 'X-API-Secret': partner.apiSecret };
   return { ...partner, sme, keyHeaders, headers: { ...keyHeaders, 'x-erp-partner-secret': sme.connectionSecret } };

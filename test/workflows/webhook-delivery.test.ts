@@ -169,13 +169,13 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
     const hook = await receiver();
     const port = new URL(hook.url).port;
     for (const url of [`https://localhost:${port}/hooks`, `https://[::ffff:127.0.0.1]:${port}/hooks`]) {
-      const partner = await newPartner({ mode: 'live', webhookUrl: url });
+      const partner = await newPartner({ mode: 'live', storedWebhookUrl: url });
       const invoiceId = await invoiceAt(partner, 'delivered');
       const row = await finished((await replayStatusWebhook(invoiceId, { retryScheduleMs: [10] })).deliveryId);
       expect(row).to.include({ status: 'exhausted', attempts: 2, lastResponseStatus: null, mode: 'live' });
       expect(row.lastError).to.match(/^refused: .*loopback/);
     }
-    const plain = await newPartner({ mode: 'live', webhookUrl: hook.url });
+    const plain = await newPartner({ mode: 'live', storedWebhookUrl: hook.url });
     const row = await finished((await replayStatusWebhook(await invoiceAt(plain, 'delivered'), { retryScheduleMs: [] })).deliveryId);
     expect(row.lastError).to.match(/^refused: live partners must use an https webhook URL/);
     expect(hook.requests).to.have.length(0);

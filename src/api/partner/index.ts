@@ -6,11 +6,11 @@ import type { PartnerState, SmeState } from '../../http/request-state';
 import { registerPing } from './ping';
 import { registerWhoami } from './whoami';
 import { registerValidateTrn } from './validate-trn';
-import { registerCustomers } from './customers';
-import { registerBulkInvoices } from './bulk';
-import { registerInvoices } from './invoices';
-import { registerInvoiceDocument } from './invoice-document';
-import { registerWebhookDeliveries } from './webhook-deliveries';
+import { registerCustomers } from './customer-routes';
+import { registerBulkInvoices } from './bulk-route';
+import { registerInvoices } from './invoice-routes';
+import { registerInvoiceDocument } from './invoice-document-route';
+import { registerWebhookDeliveries } from './webhook-delivery-routes';
 
 /**
  * The Partner API (/v1/partner). Order matters and is visible here: partner credentials first, then the

@@ -1,6 +1,6 @@
 import type { SmeRouter } from '../../http/request-state';
 import { getInvoiceDocument } from '../../services/invoices-query';
-import { invoiceScope } from './invoices';
+import { invoiceScope } from './invoice-routes';
 
 /** GET /v1/partner/invoices/{id}/document: the PINT-AE XML as stored, once the invoice is transformed. */
 export function registerInvoiceDocument(router: SmeRouter): void {

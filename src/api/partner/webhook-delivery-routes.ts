@@ -1,6 +1,6 @@
 import { Invoice, type WebhookDeliveryDoc } from '../../db/models';
 import type { SmeContext, SmeRouter } from '../../http/request-state';
-import { idempotentWhenKeyed } from '../../http/idempotency';
+import { idempotentWhenKeyed } from '../../http/idempotency-middleware';
 import { ServiceError, serviceErrors } from '../../domain/errors';
 import { deliveriesOf, WebhookError } from '../../webhooks/deliveries';
 import { replayStatusWebhook } from '../../webhooks/start';

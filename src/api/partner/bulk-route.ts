@@ -1,12 +1,12 @@
 import Joi from 'joi';
 import { admission } from '../../http/admission';
-import { idempotencyKeyRequired, idempotencyScope, type KeyedRequest } from '../../http/idempotency';
+import { idempotencyKeyRequired, idempotencyScope, type KeyedRequest } from '../../http/idempotency-middleware';
 import { problemResponse } from '../../http/problem';
 import type { SmeRouter, Validated } from '../../http/request-state';
 import { validate } from '../../http/validate';
 import { assertDeliveryConfigured, noteTestSubmission } from '../../services/invoices-create';
 import { submitBulk } from '../../services/invoices-bulk';
-import { invoiceOwner } from './invoices';
+import { invoiceOwner } from './invoice-routes';
 
 /** The envelope only; each item is validated on its own and fails on its own (207). */
 const bulkEnvelope = Joi.object({ invoices: Joi.array().items(Joi.any()).min(1).max(100).required() });

@@ -7,10 +7,10 @@ import { hashRequest } from '../domain/request-hash';
 
 
 /** SPEC 8: 1 to 128 characters. */
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
+const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
 
 /** The Idempotency-Key header of a mutation; 400 when missing, empty or longer than 128 characters. */
-export function requireIdempotencyKey(ctx: Context): string {
+function requireIdempotencyKey(ctx: Context): string {
   const key = ctx.get('Idempotency-Key').trim();
   if (!key) {
     throw new ServiceError(400, 'idempotency_key_required', 'Idempotency-Key required', 'Send an Idempotency-Key header (1 to 128 characters, for example a UUID) with every POST; reuse it only to retry the same request.');
@@ -79,7 +79,7 @@ export function idempotentWhenKeyed(): Middleware {
 }
 
 /** The response the downstream handler produced, as the bytes Koa would send. */
-export function captureResponse(ctx: Context): StoredResponse {
+function captureResponse(ctx: Context): StoredResponse {
   const body: unknown = ctx.body;
   let text: string;
   if (body === null || body === undefined) text = '';
@@ -90,7 +90,7 @@ export function captureResponse(ctx: Context): StoredResponse {
 }
 
 /** Sends a stored response byte for byte (the first answer goes through here too, so both are identical). */
-export function writeStoredResponse(ctx: Context, response: StoredResponse): void {
+function writeStoredResponse(ctx: Context, response: StoredResponse): void {
   ctx.body = response.body === '' ? null : response.body;
   ctx.status = response.status;
   if (response.contentType) ctx.set('Content-Type', response.contentType);

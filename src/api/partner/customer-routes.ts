@@ -1,5 +1,5 @@
 import { customerUpsertSchema, type CustomerUpsertBody } from '../../domain/customer-schema';
-import { idempotent } from '../../http/idempotency';
+import { idempotent } from '../../http/idempotency-middleware';
 import { serviceErrors } from '../../domain/errors';
 import type { SmeRouter, SmeState, Validated } from '../../http/request-state';
 import { validate } from '../../http/validate';
