@@ -156,64 +156,90 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
       await announce('delivered', null);
     };
 
+    /** queued -> transformed: render the PINT-AE XML; a body that cannot render rejects the invoice. */
+    const transform = async () => {
+      try {
+        show(await transformInvoice({ invoiceId, documentUuid: uuid4() }));
+      } catch (err) {
+        const failure = applicationFailure(err, 'transform_failed');
+        if (!failure) throw err;
+        await reject(failure.message);
+      }
+    };
+
+    /** transformed -> validated: PINT-AE rules; fatal findings reject the invoice with their rule ids. */
+    const validate = async () => {
+      try {
+        const validated = await validateInvoiceDocument({ invoiceId, ...(local ? { run } : {}) });
+        if (validated.note) log.warn(validated.note, { invoiceId });
+        show(validated.status);
+      } catch (err) {
+        const failure = applicationFailure(err, 'validation_failed');
+        if (!failure) throw err;
+        await reject(failure.message);
+      }
+    };
+
+    /** delivered -> acknowledged (the run ends) or rejected by the authority (null: the run goes on). */
+    const settleWithAsp = async (): Promise<InvoiceWorkflowResult | null> => {
+      const verdict = await awaitVerdict(submissionId);
+      if (verdict.status === 'acknowledged') {
+        await advance('acknowledged'); // acknowledged collapses into delivered: no second webhook
+        publish();
+        return 'acknowledged';
+      }
+      await reject(verdict.reason ?? 'rejected by the authority');
+      return null;
+    };
+
+    /** A fresh run whose start the API believed failed (and so demoted the invoice): begin re-queues it. */
+    const beginAgain = async (): Promise<boolean> => {
+      const again = await beginInvoiceRun({ invoiceId });
+      if (again.status === null) return false;
+      run = again.run;
+      show(again.status);
+      return true;
+    };
+
+    /** A failure terminal waits: `retry` continues as a new run; a credit top-up resumes a blocked delivery. */
+    const waitForRetryOrCredits = async () => {
+      await wait(() => retryRequested || (current === 'blocked_no_credit' && creditsToppedUp));
+      if (retryRequested) {
+        // A new run: its history starts clean and shows each pipeline run apart.
+        const next = makeContinueAsNewFunc<typeof invoiceWorkflow>({ typedSearchAttributes: workflowInfo().typedSearchAttributes });
+        const { fresh: _fresh, ...again } = input; // the new run resumes from the stored status (run 2+)
+        await next(local ? again : input);
+      }
+      creditsToppedUp = false;
+      await creditThenDeliver();
+    };
+
     for (;;) {
       // (a cast: `current` changes inside closures, which the compiler's narrowing cannot see)
       switch (current as InvoiceStatus | 'unknown') {
         case 'queued':
-          try {
-            show(await transformInvoice({ invoiceId, documentUuid: uuid4() }));
-          } catch (err) {
-            const failure = applicationFailure(err, 'transform_failed');
-            if (!failure) throw err;
-            await reject(failure.message);
-          }
+          await transform();
           break;
         case 'transformed':
-          try {
-            const validated = await validateInvoiceDocument({ invoiceId, ...(local ? { run } : {}) });
-            if (validated.note) log.warn(validated.note, { invoiceId });
-            show(validated.status);
-          } catch (err) {
-            const failure = applicationFailure(err, 'validation_failed');
-            if (!failure) throw err;
-            await reject(failure.message);
-          }
+          await validate();
           break;
         case 'validated':
           await creditThenDeliver();
           break;
         case 'delivered': {
-          const verdict = await awaitVerdict(submissionId);
-          if (verdict.status === 'acknowledged') {
-            await advance('acknowledged'); // acknowledged collapses into delivered: no second webhook
-            publish();
-            return 'acknowledged';
-          }
-          await reject(verdict.reason ?? 'rejected by the authority');
+          const ended = await settleWithAsp();
+          if (ended) return ended;
           break;
         }
         case 'acknowledged':
           publish();
           return 'acknowledged';
-        case 'draft': {
-          // A fresh run whose start the API believed failed (and so demoted the invoice): begin re-queues it.
-          const again = await beginInvoiceRun({ invoiceId });
-          if (again.status === null) return 'deleted';
-          run = again.run;
-          show(again.status);
+        case 'draft':
+          if (!(await beginAgain())) return 'deleted';
           break;
-        }
         case 'rejected':
         case 'blocked_no_credit':
-          await wait(() => retryRequested || (current === 'blocked_no_credit' && creditsToppedUp));
-          if (retryRequested) {
-            // A new run: its history starts clean and shows each pipeline run apart.
-            const next = makeContinueAsNewFunc<typeof invoiceWorkflow>({ typedSearchAttributes: workflowInfo().typedSearchAttributes });
-            const { fresh: _fresh, ...again } = input; // the new run resumes from the stored status (run 2+)
-            return await next(local ? again : input);
-          }
-          creditsToppedUp = false;
-          await creditThenDeliver();
+          await waitForRetryOrCredits();
           break;
         default:
           throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} is ${current}, which the pipeline cannot continue from`, 'unexpected_status');

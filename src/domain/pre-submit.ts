@@ -180,12 +180,27 @@ function checkLine(f: Findings, line: InvoiceLine, i: number, typeCode: string):
 
 /**
  * Business checks of a shape-valid body. Returns null when the invoice may be queued, else the
- * held reason and the errors with their JSON paths.
+ * held reason and the errors with their JSON paths (in this order: document, payment, parties, delivery, lines).
  */
 export function preSubmitCheck(body: InvoiceCreateBody): HeldResult | null {
   const f = new Findings();
   const kind = documentKind(body);
+  const lines = Array.isArray(body.lines) ? body.lines : [];
+  checkDocument(f, body, kind);
+  checkPayment(f, body);
+  checkParties(f, body, kind);
+  checkDelivery(f, body, lines);
+  checkLines(f, lines, kind);
+  if (f.list.length === 0) return null;
+  const codes = new Set(f.list.map((e) => e.code));
+  return { heldReason: codes.size === 1 ? f.list[0].code : 'pre_submit_validation_failed', heldErrors: f.list };
+}
 
+
+type DocumentKind = ReturnType<typeof documentKind>;
+
+/** Currency, the supplier TRN's form, and what a credit or debit note must say about the invoice it adjusts. */
+function checkDocument(f: Findings, body: InvoiceCreateBody, kind: DocumentKind): void {
   if (body.currency !== 'AED') {
     f.add('unsupported_currency', 'currency', 'only AED is accepted: send currency "AED" with amounts in AED');
   }
@@ -212,14 +227,20 @@ export function preSubmitCheck(body: InvoiceCreateBody): HeldResult | null {
       'creditNoteReasonCode is required for a credit note: send 01 (cancellation), 02 (correction), 03 (discount), 04 (return of goods) or 05 (other)',
     );
   }
+}
 
+/** Payment means and account go together (ibr-192-ae). */
+function checkPayment(f: Findings, body: InvoiceCreateBody): void {
   if (body.paymentMeansCode === '30' && !body.paymentAccountIdentifier) {
     f.add('payment_account_required', 'paymentAccountIdentifier', 'paymentAccountIdentifier is required with paymentMeansCode 30 (credit transfer): send the IBAN or account number (PINT-AE ibr-192-ae)');
   }
   if (body.paymentAccountIdentifier && !body.paymentMeansCode) {
     f.add('payment_means_required', 'paymentMeansCode', 'paymentMeansCode is required when paymentAccountIdentifier is set: send e.g. 30 (credit transfer)');
   }
+}
 
+/** Seller and buyer: addresses, TRNs, legal registrations. */
+function checkParties(f: Findings, body: InvoiceCreateBody, kind: DocumentKind): void {
   checkParty(f, body, 'seller');
   checkParty(f, body, 'buyer');
 
@@ -259,9 +280,10 @@ export function preSubmitCheck(body: InvoiceCreateBody): HeldResult | null {
       );
     }
   }
+}
 
-  // Delivery (SPEC 2.1 DeliveryAddress; PINT-AE ibr-152-ae for exports).
-  const lines = Array.isArray(body.lines) ? body.lines : [];
+/** Delivery (SPEC 2.1 DeliveryAddress; PINT-AE ibr-152-ae for exports). */
+function checkDelivery(f: Findings, body: InvoiceCreateBody, lines: InvoiceLine[]): void {
   const exportedGoods = lines.some((l) => l?.taxCategory === 'zero_rated_export' && l?.itemType === 'goods');
   const buyerAbroad = body.buyer ? partyCountry(body.buyer) !== 'AE' : false;
   const d = body.deliveryAddress;
@@ -292,7 +314,10 @@ export function preSubmitCheck(body: InvoiceCreateBody): HeldResult | null {
       }
     }
   }
+}
 
+/** Each line, then the document as a whole needs one taxable line (ibr-151-ae). */
+function checkLines(f: Findings, lines: InvoiceLine[], kind: DocumentKind): void {
   lines.forEach((line, i) => {
     if (line && typeof line === 'object') checkLine(f, line, i, kind.typeCode);
     else f.add('invalid_type', `lines[${i}]`, `lines[${i}] must be an invoice line object`);
@@ -305,9 +330,4 @@ export function preSubmitCheck(body: InvoiceCreateBody): HeldResult | null {
       `lines: a ${kind.title.toLowerCase()} needs at least one line that is not exempt or out of scope (PINT-AE ibr-151-ae): for exempt or out-of-scope supplies only, send documentType commercial_invoice`,
     );
   }
-
-  if (f.list.length === 0) return null;
-  const codes = new Set(f.list.map((e) => e.code));
-  return { heldReason: codes.size === 1 ? f.list[0].code : 'pre_submit_validation_failed', heldErrors: f.list };
 }
-
