@@ -51,6 +51,7 @@ async function post(url: string, headers: Record<string, string>, rawBody: strin
     await res.arrayBuffer(); // free the connection
     if (!res.ok) log.warn({ url, httpStatus: res.status, submissionId: s.submissionId, status: s.status }, 'ASP simulator: callback refused');
   } catch (err) {
-    log.warn({ err, url, submissionId: s.submissionId, status: s.status }, 'ASP simulator: callback failed');
+    const reason = [err, (err as Error).cause].filter(Boolean).map((e) => (e as Error).message ?? String(e)).join(': ');
+    log.warn({ reason, url, submissionId: s.submissionId, status: s.status }, 'ASP simulator: callback failed');
   }
 }

@@ -63,6 +63,7 @@ export function simulatorApp({ tokens, scenarios, submissions }: ServerParts): K
       return reply(ctx, error.status, ERROR_BODIES[error.status]);
     }
 
+    // From here to the record nothing awaits, so concurrent submits of one document id cannot both be accepted.
     const original = submissions.byDocumentId(documentId);
     if (original) {
       const duplicate: DuplicateResponse = { error: 'duplicate_document', message: `documentId ${documentId} was already submitted as ${original.submissionId}`, submissionId: original.submissionId };
@@ -72,7 +73,7 @@ export function simulatorApp({ tokens, scenarios, submissions }: ServerParts): K
     const scenario = scenarios.resolve(header, buyerTrn);
     const refusal = validationRefusal(xml);
     const submission = refusal ? submissions.refuse(documentId, refusal) : submissions.accept(documentId, scenario);
-    if (scenario.slowMs) await new Promise((r) => setTimeout(r, scenario.slowMs));
+    if (scenario.slowMs) await new Promise((r) => setTimeout(r, scenario.slowMs).unref());
     reply(ctx, refusal ? 422 : 202, submission);
   });
 
