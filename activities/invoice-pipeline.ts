@@ -1,12 +1,14 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { config } from '../src/config';
-import { Invoice, InvoiceDocument, SmeConnection } from '../src/db/models';
+import { Invoice, InvoiceDocument } from '../src/db/models';
+import { ServiceError } from '../src/domain/errors';
 import type { InvoiceStatus } from '../src/domain/invoice-status';
 import type { InvoiceCreateBody } from '../src/domain/invoice-types';
 import { renderInvoice } from '../src/pint-ae/render';
 import { validatePintAeNative } from '../src/pint-ae/rules';
 import { AspUnavailableError, type AspClient } from '../src/provider/asp';
 import { runOfficialSchematron } from '../src/schematron/official-schematron';
+import { spendForDelivery } from '../src/services/credits';
 import { advanceInvoiceStatus, moveInvoiceStatus, tryMove } from '../src/services/invoice-status-writer';
 import type { AspVerdict, InvoiceMode } from '../src/temporal/contract';
 
@@ -103,22 +105,19 @@ export async function validateInvoiceDocument({ invoiceId, run }: { invoiceId: s
 }
 
 /**
- * Live deliveries spend one SME credit per run (DESIGN); test mode is free. The invoice is marked charged for
- * this run before the credit is taken, so a retried activity never charges twice (a crash between the two
- * writes delivers once for free rather than charging twice).
+ * Live deliveries spend one credit per run; test mode is free. services/credits.ts holds the rules and why a
+ * retried or concurrent attempt never spends twice; this maps its answers to Temporal's terms.
  */
 export async function reserveDeliveryCredit({ invoiceId }: { invoiceId: string }): Promise<{ ok: boolean }> {
-  const inv = await Invoice.findById(invoiceId, { mode: 1, smeId: 1, run: 1, creditChargedRun: 1 }).lean();
-  if (!inv) throw notFound(invoiceId);
-  if (inv.mode === 'test') return { ok: true };
-  const run = inv.run ?? 1;
-  if (inv.creditChargedRun === run) return { ok: true };
-  const marked = await Invoice.updateOne({ _id: invoiceId, creditChargedRun: { $ne: run } }, { $set: { creditChargedRun: run } });
-  if (marked.modifiedCount === 0) return { ok: true }; // a concurrent attempt of this activity marked it
-  const charged = await SmeConnection.updateOne({ _id: inv.smeId, credits: { $gte: 1 } }, { $inc: { credits: -1 } });
-  if (charged.modifiedCount === 1) return { ok: true };
-  await Invoice.updateOne({ _id: invoiceId, creditChargedRun: run }, { $set: { creditChargedRun: null } });
-  return { ok: false };
+  try {
+    return { ok: (await spendForDelivery({ invoiceId })) !== 'no_credit' };
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err;
+    if (err.code === 'invoice_not_found') throw notFound(invoiceId);
+    // Another attempt holds this run's spend claim: come back when it has settled.
+    if (err.code === 'credit_spend_in_progress') throw ApplicationFailure.retryable(err.message, err.code);
+    throw err;
+  }
 }
 
 export type DeliveryResult = { delivered: true; submissionId: string } | { delivered: false; reason: string };

@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
+import { topUpAmountProblem } from '../domain/credits';
+import { ServiceError } from '../domain/errors';
 import { AdminError, connectSme, createPartner, updatePartner } from '../services/admin';
+import { topUp, type CreditOwner } from '../services/credits';
 import { webhookUrlProblem } from '../webhooks/url-policy';
 import { UsageError, type CliIo } from './io';
 import { printWithServices } from './with-services';
@@ -7,7 +10,8 @@ import { printWithServices } from './with-services';
 const USAGE = `usage:
   einvoice admin partner:create --name <erpName> --mode test|live [--webhook-url <url>]
   einvoice admin partner:update --partner <partnerId> [--webhook-url <url>] [--rate-limit <perMinute>]
-  einvoice admin sme:connect --partner <partnerId> --trn <15 digits> --name <legal name>`;
+  einvoice admin sme:connect --partner <partnerId> --trn <15 digits> --name <legal name>
+  einvoice admin credits:topup --sme <smeId> --amount <credits>`;
 
 /** `einvoice admin ...`: issue credentials. Prints JSON; other tools script against these names and fields. */
 export async function adminCommand(args: string[], io: CliIo): Promise<number> {
@@ -16,7 +20,7 @@ export async function adminCommand(args: string[], io: CliIo): Promise<number> {
   if (!handler) throw new UsageError(sub ? `unknown admin command "${sub}"\n${USAGE}` : USAGE);
   const flags = parseFlags(rest, handler.flags);
   const input = handler.check(flags); // argument errors before touching the database
-  return printWithServices(io, `einvoice admin ${sub}`, (err): err is AdminError => err instanceof AdminError, () => handler.run(input));
+  return printWithServices(io, `einvoice admin ${sub}`, (err): err is Error => err instanceof AdminError || err instanceof ServiceError, () => handler.run(input));
 }
 
 type Flags = Record<string, string | undefined>;
@@ -62,10 +66,26 @@ const smeConnect: Subcommand<{ partnerId: string; trn: string; name: string }> =
   run: (input) => connectSme(input),
 };
 
+/** Adds credits to an SME's balance, prints {"balance"}, and releases its blocked_no_credit invoices. */
+const creditsTopup: Subcommand<{ owner: CreditOwner; amount: number }> = {
+  flags: ['sme', 'tenant', 'amount'],
+  check(f) {
+    if (f.tenant !== undefined) throw new UsageError('--tenant: tenants arrive with the Tenant API; top up a Partner SME with --sme <smeId>');
+    const smeId = required(f, 'sme');
+    const raw = required(f, 'amount');
+    const amount = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+    const problem = topUpAmountProblem(amount);
+    if (problem) throw new UsageError(`--amount: ${problem}, got "${raw}"`);
+    return { owner: { kind: 'sme', id: smeId }, amount };
+  },
+  run: ({ owner, amount }) => topUp(owner, amount),
+};
+
 const SUBCOMMANDS: Record<string, Subcommand<any>> = {
   'partner:create': partnerCreate,
   'partner:update': partnerUpdate,
   'sme:connect': smeConnect,
+  'credits:topup': creditsTopup,
 };
 
 function parseFlags(args: string[], names: string[]): Flags {

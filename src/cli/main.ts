@@ -4,7 +4,7 @@ import { UsageError, type CliIo } from './io';
 const USAGE = `usage: einvoice <command>
   render BODY.json          print the PINT-AE XML for a Partner InvoiceCreateBody
   validate DOC.xml          apply the native PINT-AE rules to a UBL document
-  admin <subcommand> ...    partner:create | partner:update | sme:connect
+  admin <subcommand> ...    partner:create | partner:update | sme:connect | credits:topup
   ops <subcommand> ...      retry <invoiceId> | stuck [--minutes N] | replay-webhook <invoiceId> | webhook-deliveries <invoiceId>`;
 
 type Command = (args: string[], io: CliIo) => Promise<number>;

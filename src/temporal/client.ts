@@ -148,3 +148,22 @@ export async function startWebhookDelivery(delivery: DeliveryToStart): Promise<v
   const client = await temporalClient();
   await client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, { taskQueue: config().temporalTaskQueue, ...webhookDeliveryStart(delivery) });
 }
+
+// ---- Credits (appended: the imports above are being reworked, so this section brings its own) ----
+
+import { creditsAvailableSignal } from './contract';
+
+/**
+ * A top-up reached the invoice's owner: a blocked_no_credit workflow tries its credit and delivery again.
+ * False when no workflow of the invoice is running (it ended or was terminated): not an error, nothing waits.
+ */
+export async function signalCreditsAvailable(invoiceId: string): Promise<boolean> {
+  const client = await temporalClient();
+  try {
+    await client.workflow.getHandle(invoiceWorkflowId(invoiceId)).signal(creditsAvailableSignal);
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}

@@ -8,7 +8,9 @@ import { jsonBody } from '../../http/json-body';
 import { ServiceError, serviceErrors } from '../../domain/errors';
 import type { Validated } from '../../http/request-state';
 import { validate, validateBody } from '../../http/validate';
+import { creditsQuerySchema, creditTopUpSchema, type CreditsQuery, type CreditTopUp } from '../../domain/credit-schemas';
 import { AdminError, connectSme, createPartner, updatePartner } from '../../services/admin';
+import { creditsOverview, topUp } from '../../services/credits';
 
 /**
  * The admin API (DESIGN "Decisions"): the same functions as `einvoice admin`, for operators' tooling.
@@ -33,6 +35,15 @@ export function adminRouter(): Router {
     const created = await adminCall(() => connectSme({ partnerId: ctx.params.partnerId, ...ctx.state.body }));
     ctx.status = 201;
     ctx.body = created;
+  });
+
+  // Credits (the same service as `einvoice admin credits:topup`): a top-up also releases blocked invoices.
+  router.post<Validated<CreditTopUp>>('/smes/:smeId/credits', validate({ body: orEmpty(creditTopUpSchema) }), async (ctx) => {
+    ctx.body = await adminCall(() => topUp({ kind: 'sme', id: ctx.params.smeId }, ctx.state.body.amount));
+  });
+
+  router.get<Validated<unknown, CreditsQuery>>('/smes/:smeId/credits', validate({ query: creditsQuerySchema }), async (ctx) => {
+    ctx.body = await adminCall(() => creditsOverview({ kind: 'sme', id: ctx.params.smeId }, ctx.state.query.limit));
   });
   return router;
 }

@@ -11,6 +11,7 @@ import { registerBulkInvoices } from './bulk-route';
 import { registerInvoices } from './invoice-routes';
 import { registerInvoiceDocument } from './invoice-document-route';
 import { registerWebhookDeliveries } from './webhook-delivery-routes';
+import { registerCredits } from './credit-routes';
 
 /**
  * The Partner API (/v1/partner). Order matters and is visible here: partner credentials first, then the
@@ -31,6 +32,7 @@ export function partnerRouter(): Router {
   registerInvoices(smeScoped);
   registerInvoiceDocument(smeScoped);
   registerWebhookDeliveries(smeScoped);
+  registerCredits(smeScoped);
   router.use(smeScoped.routes(), smeScoped.allowedMethods());
   return router;
 }
