@@ -14,8 +14,8 @@ export const creditTopUpSchema = Joi.object<CreditTopUp>({
     .max(MAX_TOPUP)
     .required()
     .messages({
-      'number.base': 'amount must be a whole number of credits as a JSON number, e.g. {"amount": 100}',
-      'number.integer': 'amount must be a whole number of credits, e.g. {"amount": 100}',
+      'number.base': 'amount must be a whole number of credits as a JSON number (100, not "100")',
+      'number.integer': 'amount must be a whole number of credits (100, not 100.5)',
       'number.min': 'amount must be at least 1 credit',
       'number.max': `amount must be at most ${MAX_TOPUP} credits per top-up`,
     }),
