@@ -6,7 +6,9 @@ import type { InvoiceStatus } from '../src/domain/invoice-status';
 import type { InvoiceCreateBody } from '../src/domain/invoice-types';
 import { renderInvoice } from '../src/pint-ae/render';
 import { validatePintAeNative } from '../src/pint-ae/rules';
-import { AspUnavailableError, type AspClient } from '../src/provider/asp';
+import { AspRetryableError, AspUnavailableError, type AspClient } from '../src/provider/asp';
+import { AspRequestError } from '../src/provider/asp-http-client';
+import { recordAnswer, recordHandOver } from '../src/services/asp-evidence';
 import { runOfficialSchematron } from '../src/schematron/official-schematron';
 import { spendForDelivery } from '../src/services/credits';
 import { advanceInvoiceStatus, moveInvoiceStatus, tryMove } from '../src/services/invoice-status-writer';
@@ -122,6 +124,15 @@ export async function reserveDeliveryCredit({ invoiceId }: { invoiceId: string }
 
 export type DeliveryResult = { delivered: true; submissionId: string } | { delivered: false; reason: string };
 
+/** The ASP's errors as Temporal failures: come back later (honouring Retry-After), or give up on this hand-over. */
+function asActivityFailure(err: unknown): unknown {
+  if (err instanceof AspRetryableError) {
+    return ApplicationFailure.create({ message: err.message, type: 'provider_unavailable_for_now', nonRetryable: false, ...(err.retryAfterMs !== null ? { nextRetryDelay: err.retryAfterMs } : {}) });
+  }
+  if (err instanceof AspUnavailableError || err instanceof AspRequestError) return ApplicationFailure.nonRetryable(err.message, err.code);
+  return err;
+}
+
 /** What the pipeline's steps need from outside: the ASP of each mode. */
 export interface PipelineDeps {
   asp: Record<InvoiceMode, AspClient>;
@@ -136,13 +147,16 @@ export function aspSteps(deps: PipelineDeps) {
       const inv = await Invoice.findById(invoiceId, { status: 1, mode: 1, run: 1, body: 1, aspSubmissionId: 1 }).lean();
       if (!inv) throw notFound(invoiceId);
       if (inv.status === 'delivered' && inv.aspSubmissionId) return { delivered: true, submissionId: inv.aspSubmissionId };
+      const doc = await InvoiceDocument.findById(invoiceId, { xml: 1, documentUuid: 1 }).lean();
+      if (!doc) throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} has no rendered document to deliver`, 'unexpected_status');
+      const run = inv.run ?? 1;
       let handOver;
       try {
-        handOver = await aspOf(inv.mode).submit({ invoiceId, run: inv.run ?? 1, body: inv.body });
+        handOver = await aspOf(inv.mode).submit({ invoiceId, run, body: inv.body, xml: doc.xml });
       } catch (err) {
-        if (err instanceof AspUnavailableError) throw ApplicationFailure.nonRetryable(err.message, err.code);
-        throw err;
+        throw asActivityFailure(err);
       }
+      await recordHandOver({ invoiceId, run, xml: doc.xml, documentUuid: doc.documentUuid, submissionId: handOver.accepted ? handOver.submissionId : null, answer: handOver.answer });
       if (!handOver.accepted) return { delivered: false, reason: handOver.reason };
       await moveInvoiceStatus(invoiceId, { status: inv.status as InvoiceStatus, run: inv.run }, 'delivered', null, { aspSubmissionId: handOver.submissionId });
       return { delivered: true, submissionId: handOver.submissionId };
@@ -152,7 +166,15 @@ export function aspSteps(deps: PipelineDeps) {
     async pollAspVerdict({ invoiceId, submissionId }: { invoiceId: string; submissionId: string }): Promise<AspVerdict | { submissionId: string; status: 'pending' }> {
       const inv = await Invoice.findById(invoiceId, { mode: 1, body: 1 }).lean();
       if (!inv) throw notFound(invoiceId);
-      return aspOf(inv.mode).poll({ invoiceId, submissionId, body: inv.body });
+      let polled;
+      try {
+        polled = await aspOf(inv.mode).poll({ invoiceId, submissionId, body: inv.body });
+      } catch (err) {
+        throw asActivityFailure(err);
+      }
+      const { answer, ...verdict } = polled;
+      if (answer) await recordAnswer(answer, 'poll');
+      return verdict;
     },
   };
 }

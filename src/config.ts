@@ -6,6 +6,11 @@ export interface Config {
   temporalNamespace: string;
   temporalTaskQueue: string;
   providerLiveUrl: string | null;
+  /** Our credentials at the ASP (its OAuth client). */
+  providerClientId: string;
+  providerClientSecret: string;
+  /** The ASP signs its status callbacks with this secret (X-ASP-Signature). */
+  providerCallbackSecret: string | null;
   adminToken: string | null;
   /** Waits before each webhook retry, in milliseconds. */
   webhookRetryScheduleMs: number[];
@@ -15,7 +20,7 @@ export interface Config {
   defaultRateLimitPerMinute: number;
   /** Test mode: how long the simulated ASP takes to acknowledge a delivered invoice, in milliseconds. */
   simulatedAspAckDelayMs: number;
-  /** How long an invoice workflow waits for the ASP's acknowledgement signal before polling the ASP, in milliseconds. */
+  /** How long an invoice workflow waits for the ASP's callback before its first poll, in milliseconds (the ASP schedule's unit). */
   aspAckFallbackMs: number;
 }
 
@@ -30,13 +35,16 @@ function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE || 'einvoice',
     providerLiveUrl: env.PROVIDER_LIVE_URL || null,
+    providerClientId: env.PROVIDER_CLIENT_ID || '',
+    providerClientSecret: env.PROVIDER_CLIENT_SECRET || '',
+    providerCallbackSecret: env.PROVIDER_CALLBACK_SECRET || null,
     adminToken: env.ADMIN_TOKEN || null,
     webhookRetryScheduleMs: schedule(env.WEBHOOK_RETRY_SCHEDULE),
     pintAeSchematronDir: env.PINT_AE_SCHEMATRON_DIR || null,
     schematronBudgetMs: int(env, 'PINT_AE_SCHEMATRON_BUDGET_MS', 10_000),
     defaultRateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600),
     simulatedAspAckDelayMs: int(env, 'SIMULATED_ASP_ACK_DELAY_MS', 300),
-    aspAckFallbackMs: int(env, 'ASP_ACK_FALLBACK_MS', 60_000),
+    aspAckFallbackMs: int(env, 'ASP_ACK_FALLBACK_MS', 30_000),
   };
 }
 

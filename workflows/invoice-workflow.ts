@@ -75,6 +75,17 @@ function pipelineSteps(local: boolean) {
 export type { InvoiceWorkflowInput, InvoiceWorkflowResult };
 
 const MAX_ACK_POLL_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * The wait before poll number `poll + 1` on the ASPs' schedule: every `base` (30 s) for the first 4 (2 minutes),
+ * then every 4 x base (2 minutes) for 5 more, then doubling, at most 6 hours. ("Don't stop polling at DELIVERED":
+ * an invoice is done when the authority has it.)
+ */
+function aspPollDelayMs(base: number, poll: number): number {
+  if (poll < 4) return base;
+  if (poll < 9) return 4 * base;
+  return Math.min(4 * base * 2 ** (poll - 8), MAX_ACK_POLL_MS);
+}
 const DROPPED_WHEN_MISSING = 'invoice_not_found';
 
 export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<InvoiceWorkflowResult> {
@@ -257,14 +268,14 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     const submissionId = known ?? (await beginInvoiceRun({ invoiceId })).aspSubmissionId;
     if (!submissionId) throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} is delivered without an ASP submission id`, 'unexpected_status');
     let waitMs = input.ackFallbackMs;
-    for (;;) {
+    for (let poll = 1; ; poll++) {
       await wait(() => verdicts.has(submissionId) || retryRequested, waitMs);
       const signalled = verdicts.get(submissionId);
       if (signalled) return signalled;
       retryRequested = false;
       const polled = await pollAspVerdict({ invoiceId, submissionId });
       if (polled.status !== 'pending') return polled;
-      waitMs = Math.min(waitMs * 2, MAX_ACK_POLL_MS);
+      waitMs = input.ackPolling === 'asp' ? aspPollDelayMs(input.ackFallbackMs, poll) : Math.min(waitMs * 2, MAX_ACK_POLL_MS);
     }
   }
 }

@@ -5,6 +5,7 @@ import { requestId } from '../http/request-id';
 import { adminRouter } from './admin';
 import { healthRouter } from './health';
 import { partnerRouter } from './partner';
+import { providerRouter } from './provider/callback-routes';
 
 /** Composes the API: request id, problem+json errors, then the routers. */
 export function createApp(): Koa {
@@ -14,7 +15,7 @@ export function createApp(): Koa {
   app.use(requestId());
   app.use(httpMetrics());
   app.use(problemErrors());
-  for (const router of [healthRouter(), partnerRouter(), adminRouter()]) {
+  for (const router of [healthRouter(), partnerRouter(), adminRouter(), providerRouter()]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

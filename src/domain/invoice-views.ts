@@ -14,6 +14,7 @@ export interface InvoiceRecord {
   createdAt?: Date | string | null;
   updatedAt?: Date | string | null;
   history?: { status: string; at: Date | string; reason?: string | null; run: number }[] | null;
+  ackRef?: string | null;
 }
 
 /** InvoiceQueued: status queued, held (response-only), draft (automatic start failed), or delivered (reserved test TRN). */
@@ -60,15 +61,18 @@ export interface InvoiceDetailView extends InvoiceStatusView {
   history: { status: string; at: string; reason: string | null; run: number }[];
   heldReason?: string;
   heldErrors?: FieldError[];
+  /** The authority's acknowledgement reference, once the ASP reported the invoice (evidence has the rest). */
+  ackRef?: string;
 }
 
-/** GET /invoices/{id}: InvoiceStatus plus the additive run, history and (when held) heldReason and heldErrors. */
+/** GET /invoices/{id}: InvoiceStatus plus the additive run, history, ackRef and (when held) heldReason and heldErrors. */
 export function invoiceDetailView(inv: InvoiceRecord): InvoiceDetailView {
   return {
     ...invoiceStatusView(inv),
     run: inv.run ?? 1,
     history: (inv.history ?? []).map((h) => ({ status: h.status, at: iso(h.at), reason: h.reason ?? null, run: h.run })),
     ...(inv.heldReason ? { heldReason: inv.heldReason, heldErrors: inv.heldErrors ?? [] } : {}),
+    ...(inv.ackRef ? { ackRef: inv.ackRef } : {}),
   };
 }
 

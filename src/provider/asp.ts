@@ -1,8 +1,12 @@
 // What the pipeline needs from an accredited service provider (ASP), whichever it is: the simulated one of
 // test mode, or an HTTP client for sandbox and live. The activities receive one per mode as a dependency.
 import type { AspVerdict } from '../temporal/contract';
+import type { Submission } from './asp-api';
 
-export type HandOver = { accepted: true; submissionId: string } | { accepted: false; reason: string };
+/** The ASP's answer to a submission; `answer` is its raw reply, kept as evidence. */
+export type HandOver =
+  | { accepted: true; submissionId: string; documentId?: string; answer?: Submission }
+  | { accepted: false; reason: string; answer?: Submission };
 
 export interface DocumentToSubmit {
   invoiceId: string;
@@ -10,18 +14,31 @@ export interface DocumentToSubmit {
   run: number;
   /** The invoice body as submitted (the simulated ASP reads its steering markers). */
   body: unknown;
+  /** The PINT-AE document. */
+  xml: string;
 }
 
 export interface AspClient {
   /** Hands the document over; the same invoice and run again answers the first hand-over's result. */
   submit(doc: DocumentToSubmit): Promise<HandOver>;
   /** The final answer about an accepted submission, or pending. */
-  poll(req: { invoiceId: string; submissionId: string; body: unknown }): Promise<AspVerdict | { submissionId: string; status: 'pending' }>;
+  poll(req: { invoiceId: string; submissionId: string; body: unknown }): Promise<(AspVerdict | { submissionId: string; status: 'pending' }) & { answer?: Submission }>;
 }
 
 /** No provider configured for a mode: submitting is a plain refusal the activity reports as non-retryable. */
 export class AspUnavailableError extends Error {
   readonly code = 'provider_unavailable';
+}
+
+/** The ASP could not be reached or asked us to come back (network, timeout, 5xx, 429): try again later. */
+export class AspRetryableError extends Error {
+  constructor(
+    message: string,
+    /** The ASP's Retry-After, when it gave one. */
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+  }
 }
 
 /** The mode has no ASP in this installation: submissions refused, polls pending. */

@@ -1,4 +1,5 @@
 // Reading Partner API invoices: only the caller's own (this partner, this connected SME); anything else is 404.
+import { evidenceOf, type EvidenceView } from './asp-evidence';
 import { Invoice, InvoiceDocument } from '../db/models';
 import { encodeCursor, listFilter, LIST_SORT, type InvoiceListQuery } from '../domain/invoice-list-query';
 import { invoiceDetailView, invoiceStatusView, type InvoiceDetailView, type InvoiceRecord, type InvoiceStatusView } from '../domain/invoice-views';
@@ -41,4 +42,10 @@ export async function getInvoiceDocument(scope: InvoiceScope, invoiceId: string)
   const doc = await InvoiceDocument.findById(inv._id, { xml: 1 }).lean();
   if (!doc) throw serviceErrors.notFound(`Invoice ${invoiceId} has no PINT-AE document yet (status ${inv.status}); it is stored once the invoice is transformed.`);
   return doc.xml;
+}
+
+/** What was sent to the ASP and what came back, for each pipeline run that reached it (authority audits). */
+export async function getInvoiceEvidence(scope: InvoiceScope, invoiceId: string): Promise<EvidenceView> {
+  const inv = await findOwnedInvoice<{ _id: string }>(scope, invoiceId, { _id: 1 });
+  return evidenceOf(inv._id);
 }

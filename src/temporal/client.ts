@@ -72,6 +72,7 @@ export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reserve
     mode,
     ackFallbackMs: cfg.aspAckFallbackMs,
     steps: 'local',
+    ackPolling: 'asp',
     ...(opts.reservedDelivered ? { reservedDelivered: true } : {}),
     ...(opts.fresh ? { fresh: true } : {}),
   };

@@ -35,6 +35,8 @@ export interface InvoiceWorkflowInput {
   steps?: 'local';
   /** The API has just stored the invoice as queued (run 1): the run starts with transform. */
   fresh?: boolean;
+  /** 'asp': poll the ASP on its schedule (see aspPollDelayMs); runs recorded before double from the first wait. */
+  ackPolling?: 'asp';
 }
 
 /** How a run ended; failure terminals never end a run (they wait for `retry`, then continue as new). */
@@ -65,6 +67,8 @@ export interface AspVerdict {
   submissionId: string;
   status: 'acknowledged' | 'rejected';
   reason?: string | null;
+  /** The authority's acknowledgement reference (acknowledged). */
+  ackRef?: string | null;
 }
 
 /** A failure terminal (rejected, blocked_no_credit) starts a new pipeline run; while waiting for the ASP, poll it now. */

@@ -1,7 +1,8 @@
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
 import { config } from '../config';
-import { unavailableAsp } from '../provider/asp';
+import { unavailableAsp, type AspClient } from '../provider/asp';
+import { aspHttpClient } from '../provider/asp-http-client';
 import { simulatedAsp } from '../provider/simulated-asp';
 import { signalAspVerdict } from './client';
 
@@ -14,17 +15,34 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
 }
 
 /**
- * The worker's dependencies: test mode's built-in ASP, which answers through the invoice workflow's signal;
- * live mode has no provider in this build, so its deliveries are refused (and the API refuses live submissions
- * unless PROVIDER_LIVE_URL is set).
+ * The worker's dependencies: test mode's built-in ASP, which answers through the invoice workflow's signal
+ * (SPEC: test mode never calls a provider); live mode's ASP over HTTP at PROVIDER_LIVE_URL, which answers
+ * through signed callbacks (POST /v1/provider/callbacks) and polls.
  */
 function defaultActivityDeps(): ActivityDeps {
   return {
     asp: {
       test: simulatedAsp({ ackDelayMs: config().simulatedAspAckDelayMs, notify: signalAspVerdict }),
-      live: unavailableAsp('live delivery through the accredited provider is not available in this build'),
+      live: liveAsp(),
     },
   };
+}
+
+/**
+ * PROVIDER_LIVE_URL's ASP over HTTP, resolved from the configuration at each call (one client, and so one token,
+ * per URL), so a changed configuration needs no new worker. Without a URL the API refuses live submissions, and
+ * a delivery that reaches here anyway is refused too.
+ */
+function liveAsp(): AspClient {
+  let current: { key: string; client: AspClient } | null = null;
+  const resolve = (): AspClient => {
+    const cfg = config();
+    if (!cfg.providerLiveUrl) return unavailableAsp('no accredited provider is configured (PROVIDER_LIVE_URL)');
+    const key = `${cfg.providerLiveUrl}\u0000${cfg.providerClientId}`;
+    if (current?.key !== key) current = { key, client: aspHttpClient({ baseUrl: cfg.providerLiveUrl, clientId: cfg.providerClientId, clientSecret: cfg.providerClientSecret }) };
+    return current.client;
+  };
+  return { submit: (doc) => resolve().submit(doc), poll: (req) => resolve().poll(req) };
 }
 
 export async function createWorker(opts: { address: string; namespace: string; taskQueue: string; connection?: NativeConnection; deps?: ActivityDeps }): Promise<Worker> {

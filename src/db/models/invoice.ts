@@ -37,6 +37,8 @@ const invoiceSchema = new Schema(
     heldErrors: { type: [{ _id: false, code: String, path: String, message: String }], default: undefined },
     /** The ASP's id for the current run's hand-over: its acknowledgement must name it. */
     aspSubmissionId: { type: String, default: null },
+    /** The authority's acknowledgement reference, once the ASP reports the invoice (also in its evidence). */
+    ackRef: { type: String, default: null },
     /** Pipeline run whose delivery credit is charged (live mode), so a retried activity charges once. */
     creditChargedRun: { type: Number, default: null },
   },

@@ -1,0 +1,70 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { config } from '../../config';
+import { ServiceError, serviceErrors } from '../../domain/errors';
+import { logger } from '../../logger';
+import { ASP_SIGNATURE_HEADER, type Submission } from '../../provider/asp-api';
+import { aspSignatureProblem } from '../../provider/asp-callback-signature';
+import { verdictOf } from '../../provider/asp-verdicts';
+import { recordAnswer } from '../../services/asp-evidence';
+import { signalAspVerdict } from '../../temporal/client';
+
+const MAX_CALLBACK_BYTES = 256 * 1024;
+
+/**
+ * POST /v1/provider/callbacks: the ASP's signed status callbacks. The signature is checked on the raw bytes before
+ * anything is parsed; the answer is recorded as evidence (the same callback twice changes nothing) and, when it
+ * is final (REPORTED or FAILED), the invoice's workflow is told. Polling covers a callback that never comes.
+ */
+export function providerRouter(): Router {
+  const router = new Router({ prefix: '/v1/provider' });
+  router.post('/callbacks', async (ctx) => {
+    const secret = config().providerCallbackSecret;
+    if (!secret) throw new ServiceError(404, 'route_not_found', 'Not found', 'Provider callbacks are disabled (PROVIDER_CALLBACK_SECRET is not set).');
+    const raw = await rawBody(ctx);
+    const problem = aspSignatureProblem(raw, ctx.get(ASP_SIGNATURE_HEADER) || undefined, secret);
+    if (problem) {
+      logger.warn({ problem, ip: ctx.ip }, 'provider callback refused');
+      throw serviceErrors.unauthorized('invalid_signature', `The callback is not signed by the provider: ${problem}.`);
+    }
+    const sub = parseSubmission(raw);
+    const recorded = await recordAnswer(sub, 'callback');
+    if (!recorded) {
+      logger.warn({ submissionId: sub.submissionId }, 'provider callback for an unknown submission');
+      throw serviceErrors.notFound(`No submission ${String(sub.submissionId).slice(0, 100)} was made by this service.`);
+    }
+    const verdict = verdictOf(sub);
+    if (recorded.changed && verdict.status !== 'pending') {
+      await signalAspVerdict(recorded.invoiceId, verdict).catch((err: unknown) =>
+        // The workflow is gone (invoice deleted) or Temporal is away: the workflow's polling covers the latter.
+        logger.warn({ err, invoiceId: recorded.invoiceId }, 'provider callback recorded, workflow not signalled'),
+      );
+    }
+    ctx.status = 204;
+  });
+  return router;
+}
+
+async function rawBody(ctx: Context): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_CALLBACK_BYTES) throw new ServiceError(413, 'payload_too_large', 'Payload too large', `A callback body is at most ${MAX_CALLBACK_BYTES} bytes.`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function parseSubmission(raw: Buffer): Submission {
+  let body: Partial<Submission>;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new ServiceError(400, 'malformed_json', 'Malformed JSON', 'The callback body is not valid JSON.');
+  }
+  if (typeof body?.submissionId !== 'string' || typeof body.status !== 'string' || !Array.isArray(body.history)) {
+    throw serviceErrors.validation([{ code: 'required', path: 'submissionId', message: 'a callback carries submissionId, status and history' }]);
+  }
+  return body as Submission;
+}

@@ -1,0 +1,104 @@
+// Evidence of what was sent to the ASP and what came back (issue: authority audits). The submission record is
+// created when the document is handed over; every later answer (a poll, a callback) adds the statuses it
+// reports. Recording the same answer twice changes nothing, so duplicate callbacks are harmless.
+import { createHash } from 'node:crypto';
+import { AspSubmission, Invoice, type AspSubmissionDoc } from '../db/models';
+import type { Submission } from '../provider/asp-api';
+
+export interface HandedOver {
+  invoiceId: string;
+  run: number;
+  xml: string;
+  documentUuid: string;
+  submissionId: string | null;
+  /** The ASP's raw reply, when it gave one (the in-process simulation of test mode does not). */
+  answer?: Submission;
+}
+
+export const documentIdOf = (invoiceId: string, run: number): string => `${invoiceId}-${run}`;
+
+/** The record of one hand-over; repeating it (a retried step) keeps the first XML and adds the answer's statuses. */
+export async function recordHandOver(h: HandedOver): Promise<void> {
+  const _id = documentIdOf(h.invoiceId, h.run);
+  const now = new Date();
+  try {
+    await AspSubmission.create({
+      _id,
+      invoiceId: h.invoiceId,
+      run: h.run,
+      submissionId: h.submissionId,
+      documentUuid: h.documentUuid,
+      documentSha256: createHash('sha256').update(h.xml, 'utf8').digest('hex'),
+      xml: h.xml,
+      statusAt: h.answer ? statusTimes(h.answer) : { UPLOADED: now.toISOString() },
+      mls: h.answer?.mls ?? null,
+      ackRef: h.answer?.ackRef ?? null,
+      answers: h.answer ? [{ at: now, source: 'submit', body: h.answer }] : [],
+    });
+  } catch (err) {
+    if ((err as { code?: number }).code !== 11000) throw err;
+    if (h.answer) await recordAnswer(h.answer, 'submit');
+  }
+}
+
+/**
+ * Adds what an ASP answer says to its submission's record. Returns null for a submission we never made, else
+ * the invoice it belongs to and whether the answer told us anything new.
+ */
+export async function recordAnswer(sub: Submission, source: 'submit' | 'poll' | 'callback'): Promise<{ invoiceId: string; run: number; changed: boolean } | null> {
+  const record = await AspSubmission.findOne({ submissionId: sub.submissionId }, { invoiceId: 1, run: 1, statusAt: 1, ackRef: 1 }).lean<AspSubmissionDoc>();
+  if (!record) return null;
+  const known = (record.statusAt ?? {}) as Record<string, string>;
+  const times = statusTimes(sub);
+  const fresh = Object.entries(times).filter(([status]) => !known[status]);
+  if (!fresh.length && (record.ackRef ?? null) === (sub.ackRef ?? null)) return { invoiceId: record.invoiceId, run: record.run, changed: false };
+  const $set: Record<string, unknown> = { mls: sub.mls, ackRef: sub.ackRef ?? record.ackRef ?? null };
+  for (const [status, at] of fresh) $set[`statusAt.${status}`] = at;
+  await AspSubmission.updateOne({ _id: record._id }, { $set, $push: { answers: { at: new Date(), source, body: sub } } });
+  // The acknowledgement reference is shown with the invoice itself too.
+  if (sub.ackRef && !record.ackRef) await Invoice.updateOne({ _id: record.invoiceId }, { $set: { ackRef: sub.ackRef } });
+  return { invoiceId: record.invoiceId, run: record.run, changed: true };
+}
+
+function statusTimes(sub: Submission): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of sub.history ?? []) out[h.status] ??= h.at;
+  return out;
+}
+
+export interface EvidenceView {
+  invoiceId: string;
+  submissions: {
+    documentId: string;
+    run: number;
+    submissionId: string | null;
+    documentUuid: string;
+    documentSha256: string;
+    statuses: { status: string; at: string }[];
+    mls: unknown;
+    ackRef: string | null;
+    answers: { at: string; source: string; body: unknown }[];
+  }[];
+}
+
+/** GET /invoices/{id}/evidence: every hand-over of the invoice, oldest run first. */
+export async function evidenceOf(invoiceId: string): Promise<EvidenceView> {
+  const rows = await AspSubmission.find({ invoiceId }, { xml: 0 }).lean<AspSubmissionDoc[]>();
+  rows.sort((a, b) => a.run - b.run);
+  return {
+    invoiceId,
+    submissions: rows.map((r) => ({
+      documentId: r._id,
+      run: r.run,
+      submissionId: r.submissionId ?? null,
+      documentUuid: r.documentUuid,
+      documentSha256: r.documentSha256,
+      statuses: Object.entries((r.statusAt ?? {}) as Record<string, string>)
+        .map(([status, at]) => ({ status, at }))
+        .sort((a, b) => a.at.localeCompare(b.at)),
+      mls: r.mls ?? null,
+      ackRef: r.ackRef ?? null,
+      answers: (r.answers ?? []).map((a) => ({ at: new Date(a.at).toISOString(), source: a.source, body: a.body })),
+    })),
+  };
+}

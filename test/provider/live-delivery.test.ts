@@ -1,0 +1,139 @@
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { resetConfig } from '../../src/config';
+import { AspSubmission, SmeConnection } from '../../src/db/models';
+import { aspSignatureHeader } from '../../src/provider/asp-callback-signature';
+import { createAspSimulator, type AspSimulator, type Scenario } from '../../src/provider/simulator';
+import { apiBase, call } from '../helpers/http';
+import { getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
+import { newPartner, randomTrn, type TestPartner } from '../helpers/partners';
+import { ensureWorker } from '../helpers/worker';
+
+// Live delivery over real HTTP in both directions: our ASP client against the ASP simulator, and the simulator's
+// signed status callbacks into POST /v1/provider/callbacks. The simulator stands in for the accredited provider.
+
+const CALLBACK_SECRET = 'test-callback-secret';
+const ENV = ['PROVIDER_LIVE_URL', 'PROVIDER_CLIENT_ID', 'PROVIDER_CLIENT_SECRET', 'PROVIDER_CALLBACK_SECRET', 'ASP_ACK_FALLBACK_MS'];
+
+describe('live delivery through the ASP over HTTP (issue provider)', function () {
+  this.timeout(120_000);
+  let sim: AspSimulator;
+
+  before(async () => {
+    sim = await createAspSimulator({
+      clients: [{ clientId: 'einvoice-test', clientSecret: 'einvoice-test-secret' }],
+      callbackUrl: `${await apiBase()}/v1/provider/callbacks`,
+      callbackSecret: CALLBACK_SECRET,
+    });
+    Object.assign(process.env, {
+      PROVIDER_LIVE_URL: sim.url,
+      PROVIDER_CLIENT_ID: 'einvoice-test',
+      PROVIDER_CLIENT_SECRET: 'einvoice-test-secret',
+      PROVIDER_CALLBACK_SECRET: CALLBACK_SECRET,
+      ASP_ACK_FALLBACK_MS: '400', // the polling unit; callbacks normally arrive well before
+    });
+    resetConfig();
+    await ensureWorker();
+  });
+
+  after(async () => {
+    for (const name of ENV) delete process.env[name];
+    resetConfig();
+    await sim?.stop();
+  });
+
+  /** A live partner with credit, and an invoice whose buyer TRN steers the simulator. */
+  async function liveInvoice(scenario?: Scenario): Promise<{ p: TestPartner; invoiceId: string; documentId: string }> {
+    const p = await newPartner({ mode: 'live' });
+    await SmeConnection.updateOne({ _id: p.sme.smeId }, { $set: { credits: 5 } });
+    const buyerTrn = randomTrn();
+    if (scenario) sim.setScenario(buyerTrn, scenario);
+    const res = await postInvoice(p, invoiceBody(p, (b) => (b.buyer.trn = buyerTrn)));
+    expect(res.status, res.text).to.equal(201);
+    return { p, invoiceId: res.body.invoiceId, documentId: `${res.body.invoiceId}-1` };
+  }
+
+  it('acknowledged with the authority reference, shown with the invoice and in its evidence; submitted exactly once', async () => {
+    const { p, invoiceId, documentId } = await liveInvoice();
+    const done = await waitForStatus(p, invoiceId, ['acknowledged', 'rejected']);
+    expect(done.status, done.reason).to.equal('acknowledged');
+    expect(done.ackRef).to.match(/^FTA-/);
+    expect(sim.submissionsFor(documentId)).to.equal(1);
+
+    const evidence = await call('GET', `/v1/partner/invoices/${invoiceId}/evidence`, { headers: p.headers });
+    expect(evidence.status).to.equal(200);
+    const [sub] = evidence.body.submissions;
+    const xml = (await call('GET', `/v1/partner/invoices/${invoiceId}/document`, { headers: p.headers })).text;
+    expect(sub).to.include({ documentId, run: 1, ackRef: done.ackRef, documentSha256: createHash('sha256').update(xml).digest('hex') });
+    expect(sub.submissionId).to.be.a('string');
+    expect(sub.statuses.map((s: { status: string }) => s.status)).to.deep.equal(['UPLOADED', 'PROCESSING', 'DELIVERED', 'REPORTED']);
+    expect(sub.mls).to.include({ code: 'AP' });
+    expect(sub.answers.map((a: { source: string }) => a.source)).to.include('submit');
+    const other = await newPartner();
+    expect((await call('GET', `/v1/partner/invoices/${invoiceId}/evidence`, { headers: other.headers })).status).to.equal(404);
+  });
+
+  it('a rejection by the ASP names its reason (machine code, then a sentence) and is kept as evidence', async () => {
+    const { p, invoiceId } = await liveInvoice({ reject: { reasonClass: 'BV', reasonCode: 'buyer_trn_invalid', message: 'the buyer TRN is not registered' } });
+    const done = await waitForStatus(p, invoiceId, ['acknowledged', 'rejected']);
+    expect(done.status).to.equal('rejected');
+    expect(done.reason).to.equal('buyer_trn_invalid: the buyer TRN is not registered');
+    const stored = await AspSubmission.findOne({ invoiceId }).lean();
+    expect(stored!.mls).to.deep.include({ code: 'RE', reasonClass: 'BV', reasonCode: 'buyer_trn_invalid' });
+  });
+
+  it('5xx on the first submits: retried until accepted, and the ASP saw exactly one submission', async () => {
+    const { p, invoiceId, documentId } = await liveInvoice({ errors: { status: 503, count: 4 } });
+    expect((await waitForStatus(p, invoiceId, ['acknowledged', 'rejected'])).status).to.equal('acknowledged');
+    expect(sim.submissionsFor(documentId)).to.equal(1);
+  });
+
+  it('429 with Retry-After: honoured, then accepted once', async () => {
+    const { p, invoiceId, documentId } = await liveInvoice({ errors: { status: 429, count: 2, retryAfterSeconds: 1 } });
+    expect((await waitForStatus(p, invoiceId, ['acknowledged', 'rejected'])).status).to.equal('acknowledged');
+    expect(sim.submissionsFor(documentId)).to.equal(1);
+  });
+
+  it('an answer that comes too late (the client timed out and retried): the 409 is the first submission, not a second', async () => {
+    const { p, invoiceId, documentId } = await liveInvoice({ slowMs: 20_000 });
+    expect((await waitForStatus(p, invoiceId, ['acknowledged', 'rejected'], { deadlineMs: 90_000 })).status).to.equal('acknowledged');
+    expect(sim.submissionsFor(documentId)).to.equal(1);
+  });
+
+  it('lost callbacks: polling on the ASP schedule completes the invoice', async () => {
+    const { p, invoiceId } = await liveInvoice({ loseCallbacks: true });
+    const done = await waitForStatus(p, invoiceId, ['acknowledged', 'rejected']);
+    expect(done.status).to.equal('acknowledged');
+    const stored = await AspSubmission.findOne({ invoiceId }).lean();
+    expect(stored!.answers.map((a) => a.source)).to.include('poll').and.not.include('callback');
+  });
+
+  it('duplicate callbacks change nothing: one record of each status, one acknowledgement', async () => {
+    const { p, invoiceId } = await liveInvoice({ duplicateCallbacks: true });
+    const done = await waitForStatus(p, invoiceId, ['acknowledged', 'rejected']);
+    expect(done.status).to.equal('acknowledged');
+    await sim.callbacksSettled();
+    const stored = await AspSubmission.findOne({ invoiceId }).lean();
+    const callbacks = stored!.answers.filter((a) => a.source === 'callback');
+    expect(callbacks.length).to.be.at.most(3); // PROCESSING, DELIVERED, REPORTED: the repeats were not recorded
+    expect(done.history.filter((h: { status: string }) => h.status === 'acknowledged')).to.have.length(1);
+  });
+
+  it('callbacks: a forged signature is 401, an unknown submission 404, and neither changes anything', async () => {
+    const body = JSON.stringify({ event: 'submission.status_changed', submissionId: 'nope', documentId: 'x-1', status: 'REPORTED', history: [], mls: null, ackRef: 'FTA-FORGED' });
+    const t = Math.floor(Date.now() / 1000);
+    const forged = await call('POST', '/v1/provider/callbacks', { headers: { 'Content-Type': 'application/json', 'X-ASP-Signature': aspSignatureHeader('wrong-secret', t, body) }, raw: body });
+    expect([forged.status, forged.body.code]).to.deep.equal([401, 'invalid_signature']);
+    const unsigned = await call('POST', '/v1/provider/callbacks', { headers: { 'Content-Type': 'application/json' }, raw: body });
+    expect(unsigned.status).to.equal(401);
+    const unknown = await call('POST', '/v1/provider/callbacks', { headers: { 'Content-Type': 'application/json', 'X-ASP-Signature': aspSignatureHeader(CALLBACK_SECRET, t, body) }, raw: body });
+    expect(unknown.status).to.equal(404);
+    expect(await AspSubmission.countDocuments({ ackRef: 'FTA-FORGED' })).to.equal(0);
+  });
+
+  it('GET of an acknowledged live invoice keeps its ackRef across reads', async () => {
+    const { p, invoiceId } = await liveInvoice();
+    const done = await waitForStatus(p, invoiceId, 'acknowledged');
+    expect((await getInvoice(p, invoiceId)).body.ackRef).to.equal(done.ackRef);
+  });
+});
