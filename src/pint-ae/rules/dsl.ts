@@ -17,9 +17,17 @@ interface ChildStep {
   local: string;
 }
 type Step = ChildStep | '..';
-const parsed = new Map<string, Step[]>();
+/**
+ * A parsed path. `up` leading `..` steps, then child steps only (`simple`), or any mix (then
+ * `simple` is false and the general, de-duplicating evaluation is used).
+ */
+interface Parsed extends Array<Step> {
+  up: number;
+  simple: boolean;
+}
+const parsed = new Map<string, Parsed>();
 
-function steps(path: string): Step[] {
+function steps(path: string): Parsed {
   let s = parsed.get(path);
   if (!s) {
     s = path.split('/').map((part): Step => {
@@ -28,10 +36,21 @@ function steps(path: string): Step[] {
       const ns = PREFIXES[prefix];
       if (!ns || !local) throw new Error(`bad path step ${part} in ${path}`);
       return { ns, local: intern(local) };
-    });
+    }) as Parsed;
+    let up = 0;
+    while (s[up] === '..') up++;
+    s.up = up;
+    s.simple = !s.slice(up).includes('..');
     parsed.set(path, s);
   }
   return s;
+}
+
+/** The node `up` parents above `el` (null past the root). */
+function ancestorAt(el: El, up: number): El | null {
+  let cur: El | null = el;
+  for (let i = 0; i < up && cur; i++) cur = cur.parent;
+  return cur;
 }
 
 const NONE: El[] = [];
@@ -59,9 +78,13 @@ function collect(el: El, st: Step[], from: number, out: El[] | undefined): El[] 
 /** `el/path` as a node sequence in document order (child steps and `..`); do not mutate it. */
 export function p(el: El, path: string): El[] {
   const st = steps(path);
-  if (!st.includes('..')) {
-    if (st.length === 1) return el.children((st[0] as ChildStep).ns, (st[0] as ChildStep).local);
-    return collect(el, st, 0, undefined) ?? NONE;
+  if (st.simple) {
+    // from one node, `..` steps lead to one node: no de-duplication needed
+    const from = st.up === 0 ? el : ancestorAt(el, st.up);
+    if (from === null) return NONE;
+    if (st.length === st.up) return [from];
+    if (st.length === st.up + 1) return from.children((st[st.up] as ChildStep).ns, (st[st.up] as ChildStep).local);
+    return collect(from, st, st.up, undefined) ?? NONE;
   }
   let cur: El[] = [el];
   for (let i = 0; i < st.length; i++) {
@@ -147,9 +170,10 @@ function firstAt(el: El, st: Step[], from: number, found: El | undefined): El | 
  */
 export function one(el: El, path: string): El | undefined {
   const st = steps(path);
-  if (st.includes('..') || el.kids.length > 24) return opt(p(el, path), path);
+  const from = st.simple ? ancestorAt(el, st.up) : null;
+  if (from === null || from.kids.length > 24) return opt(p(el, path), path);
   secondFound = false;
-  const found = firstAt(el, st, 0, undefined);
+  const found = firstAt(from, st, st.up, undefined);
   if (secondFound) return opt(p(el, path), path); // the engine's error, with the real count
   return found;
 }
@@ -171,14 +195,16 @@ export function dec1(el: El, path: string): Dec | undefined {
   return n === undefined ? undefined : decimalOf(n);
 }
 
-/** Values of attribute `name` on the nodes at `el/path`. */
+const NO_VALUES: string[] = [];
+
+/** Values of attribute `name` on the nodes at `el/path` (do not mutate). */
 export function attrAt(el: El, path: string, name: string): string[] {
-  const out: string[] = [];
+  let out: string[] | undefined;
   for (const n of p(el, path)) {
     const v = n.attr(name);
-    if (v !== undefined) out.push(v);
+    if (v !== undefined) (out ??= []).push(v);
   }
-  return out;
+  return out ?? NO_VALUES;
 }
 
 /**

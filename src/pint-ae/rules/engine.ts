@@ -10,6 +10,7 @@
  * - a dynamic error inside an assert would abort the official run: it is reported as a finding
  *   with id `eval-error` (flag fatal) naming the rule that could not be evaluated.
  */
+import { parentNames } from './context-parents';
 import { ASSERTS, type AssertMeta } from './messages';
 import { type El, type XmlDocument } from './xml';
 import { Lazy, XPathError } from './xpath';
@@ -131,6 +132,8 @@ interface Candidate {
   rule: Rule;
   /** Namespaces the rule accepts for this local name; null = any element (wildcard rule). */
   namespaces: string[] | null;
+  /** Local names the element's parent must have for the context to match; null = any. */
+  parents: Set<string> | null;
   metas: AssertMeta[];
 }
 
@@ -183,6 +186,8 @@ export class RuleSet {
         return rules.map((rule) => ({
           rule,
           namespaces: rule.names === '*' ? null : rule.names.filter((n) => n[1] === local).map((n) => n[0]),
+          // only for rules with a match function: for the others the name alone decides
+          parents: rule.names === '*' || !rule.match ? null : (parentNames(rule.context).get(local) ?? null),
           metas: this.metas.get(rule)!,
         }));
       });
@@ -222,6 +227,7 @@ function firstMatch(list: Candidate[], el: El, ctx: Ctx): Candidate | undefined 
   for (let i = 0; i < list.length; i++) {
     const c = list[i];
     if (c.namespaces !== null && !c.namespaces.includes(el.ns)) continue;
+    if (c.parents !== null && (el.parent === null || !c.parents.has(el.parent.local))) continue;
     const match = c.rule.match;
     if (!match) return c;
     try {
