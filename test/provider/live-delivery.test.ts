@@ -8,6 +8,7 @@ import { apiBase, call } from '../helpers/http';
 import { getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
 import { newPartner, randomTrn, type TestPartner } from '../helpers/partners';
 import { ensureWorker } from '../helpers/worker';
+import { creditsOverview, topUp } from '../../src/services/credits';
 
 // Live delivery over real HTTP in both directions: our ASP client against the ASP simulator, and the simulator's
 // signed status callbacks into POST /v1/provider/callbacks. The simulator stands in for the accredited provider.
@@ -135,5 +136,22 @@ describe('live delivery through the ASP over HTTP (issue provider)', function ()
     const { p, invoiceId } = await liveInvoice();
     const done = await waitForStatus(p, invoiceId, 'acknowledged');
     expect((await getInvoice(p, invoiceId)).body.ackRef).to.equal(done.ackRef);
+  });
+
+  it('50 concurrent live deliveries on a balance of 10: exactly 10 delivered, 40 blocked; a top-up of 40 delivers the 40 without a retry call', async () => {
+    const p = await newPartner({ mode: 'live' });
+    await topUp({ kind: 'sme', id: p.sme.smeId }, 10);
+    const posted = await Promise.all(Array.from({ length: 50 }, () => postInvoice(p, invoiceBody(p))));
+    const ids = posted.map((r) => r.body.invoiceId as string);
+    const first = await Promise.all(ids.map((id) => waitForStatus(p, id, ['acknowledged', 'blocked_no_credit', 'rejected'], { deadlineMs: 90_000 })));
+    const count = (list: { status: string }[], status: string) => list.filter((i) => i.status === status).length;
+    expect([count(first, 'acknowledged'), count(first, 'blocked_no_credit')]).to.deep.equal([10, 40]);
+    expect((await creditsOverview({ kind: 'sme', id: p.sme.smeId })).balance).to.equal(0);
+
+    await topUp({ kind: 'sme', id: p.sme.smeId }, 40);
+    const after = await Promise.all(ids.map((id) => waitForStatus(p, id, ['acknowledged', 'rejected'], { deadlineMs: 90_000 })));
+    expect(count(after, 'acknowledged')).to.equal(50);
+    expect((await creditsOverview({ kind: 'sme', id: p.sme.smeId })).balance).to.equal(0);
+    for (const id of ids) expect(sim.submissionsFor(`${id}-1`), id).to.equal(1); // one run each: no retry call
   });
 });
