@@ -7,6 +7,7 @@ import { Worker } from '@temporalio/worker';
 import { config, resetConfig } from '../../src/config';
 import { Invoice, InvoiceDocument, SmeConnection } from '../../src/db/models';
 import { renderInvoice } from '../../src/pint-ae/render';
+import { createAspSimulator } from '../../src/provider/simulator';
 import { runOfficialSchematron } from '../../src/schematron/official-schematron';
 import { temporalClient } from '../../src/temporal/client';
 import { workflowBundle } from '../../src/temporal/worker-factory';
@@ -118,21 +119,27 @@ describe('invoiceWorkflow (real Temporal, real MongoDB)', function () {
     expect((await runOfficialSchematron(broken, { dir: SCHEMATRON_DIR, budgetMs: 60_000 })).kind).to.equal('checked');
   });
 
-  it('blocked_no_credit resumes on the creditsAvailable signal, charging one credit', async () => {
-    process.env.PROVIDER_LIVE_URL = 'https://asp.invalid/api';
+  it('blocked_no_credit resumes on the creditsAvailable signal, charging one credit, and is delivered through the ASP', async () => {
+    const sim = await createAspSimulator({ clients: [{ clientId: 'wf-test', clientSecret: 'wf-test-secret' }], callbackSecret: 'unused' });
+    Object.assign(process.env, { PROVIDER_LIVE_URL: sim.url, PROVIDER_CLIENT_ID: 'wf-test', PROVIDER_CLIENT_SECRET: 'wf-test-secret', ASP_ACK_FALLBACK_MS: '300' });
     resetConfig();
-    const p = await newPartner({ mode: 'live' });
-    const { body } = await postInvoice(p, invoiceBody(p));
-    await waitForStatus(p, body.invoiceId, 'blocked_no_credit');
-    await SmeConnection.updateOne({ _id: p.sme.smeId }, { $set: { credits: 2 } });
-    const client = await temporalClient();
-    await client.workflow.getHandle(invoiceWorkflowId(body.invoiceId)).signal(creditsAvailableSignal);
-    // Live delivery belongs to the provider integration; this build refuses it explicitly.
-    const done = await waitForStatus(p, body.invoiceId, 'rejected');
-    expect(done.reason).to.contain('delivery failed');
-    expect(done.history.map((h: any) => h.status)).to.deep.equal(['queued', 'transformed', 'validated', 'blocked_no_credit', 'rejected']);
-    expect((await SmeConnection.findById(p.sme.smeId).lean())!.credits).to.equal(1);
-    await client.workflow.getHandle(invoiceWorkflowId(body.invoiceId)).terminate('test done');
+    try {
+      const p = await newPartner({ mode: 'live' });
+      const { body } = await postInvoice(p, invoiceBody(p));
+      await waitForStatus(p, body.invoiceId, 'blocked_no_credit');
+      await SmeConnection.updateOne({ _id: p.sme.smeId }, { $set: { credits: 2 } });
+      const client = await temporalClient();
+      await client.workflow.getHandle(invoiceWorkflowId(body.invoiceId)).signal(creditsAvailableSignal);
+      // No callbacks configured here: polling on the ASP schedule completes it.
+      const done = await waitForStatus(p, body.invoiceId, ['acknowledged', 'rejected']);
+      expect(done.history.map((h: any) => h.status)).to.deep.equal(['queued', 'transformed', 'validated', 'blocked_no_credit', 'delivered', 'acknowledged']);
+      expect((await SmeConnection.findById(p.sme.smeId).lean())!.credits).to.equal(1);
+      expect(sim.submissionsFor(`${body.invoiceId}-1`)).to.equal(1);
+    } finally {
+      for (const name of ['PROVIDER_LIVE_URL', 'PROVIDER_CLIENT_ID', 'PROVIDER_CLIENT_SECRET', 'ASP_ACK_FALLBACK_MS']) delete process.env[name];
+      resetConfig();
+      await sim.stop();
+    }
   });
 
   it('ends quietly when its invoice no longer exists', async () => {
