@@ -4,6 +4,7 @@ import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFo
 import { config } from '../config';
 import {
   acknowledgedSignal,
+  creditsAvailableSignal,
   INVOICE_WORKFLOW,
   invoiceSearchAttributes,
   invoiceWorkflowId,
@@ -150,9 +151,7 @@ export async function startWebhookDelivery(delivery: DeliveryToStart): Promise<v
   await client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, { taskQueue: config().temporalTaskQueue, ...webhookDeliveryStart(delivery) });
 }
 
-// ---- Credits (appended: the imports above are being reworked, so this section brings its own) ----
-
-import { creditsAvailableSignal } from './contract';
+// ---- Credits ----
 
 /**
  * A top-up reached the invoice's owner: a blocked_no_credit workflow tries its credit and delivery again.
