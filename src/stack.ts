@@ -8,12 +8,21 @@ import { killOnExit, stopChild } from '../scripts/infra/process';
 import { waitUntil } from '../scripts/infra/net';
 import { connectMongo, disconnectMongo } from './db/connection';
 import { seedOnce, type SeedCredentials } from './dev/seed';
+import { createAspSimulator, type AspSimulator } from './provider/simulator';
 
 const ROOT = path.resolve(__dirname, '..');
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT || 3000);
   const infra = await provisionInfra('dev');
+  // The sandbox ASP: the simulator, over real HTTP, with signed callbacks to the API (the Tenant API's sandbox
+  // mode delivers to PROVIDER_SANDBOX_URL).
+  const sandbox = await createAspSimulator({
+    port: Number(process.env.ASP_SIM_PORT || 0),
+    clients: [{ clientId: SANDBOX.clientId, clientSecret: SANDBOX.clientSecret }],
+    callbackUrl: `http://127.0.0.1:${port}/v1/provider/callbacks`,
+    callbackSecret: SANDBOX.callbackSecret,
+  });
   const children: ChildProcess[] = [];
   let stopping = false;
   const stop = async (code: number) => {
@@ -21,6 +30,7 @@ async function main(): Promise<void> {
     stopping = true;
     console.log('\nStopping...');
     await Promise.all(children.map((c) => stopChild(c)));
+    await sandbox.stop();
     await infra.stop();
     process.exit(code);
   };
@@ -32,6 +42,10 @@ async function main(): Promise<void> {
     PORT: String(port),
     MONGODB_URI: infra.mongo.uri,
     TEMPORAL_ADDRESS: infra.temporal.address,
+    PROVIDER_SANDBOX_URL: sandbox.url,
+    PROVIDER_CLIENT_ID: process.env.PROVIDER_CLIENT_ID || SANDBOX.clientId,
+    PROVIDER_CLIENT_SECRET: process.env.PROVIDER_CLIENT_SECRET || SANDBOX.clientSecret,
+    PROVIDER_CALLBACK_SECRET: process.env.PROVIDER_CALLBACK_SECRET || SANDBOX.callbackSecret,
   };
   await connectMongo(infra.mongo.uri);
   const creds = await seedOnce(DATA_DIR);
@@ -54,8 +68,11 @@ async function main(): Promise<void> {
     console.error(`The API did not answer on port ${port} within 60 s; see the [api] lines above.`);
     return stop(1);
   }
-  printWelcome(infra, port, creds);
+  printWelcome(infra, port, creds, sandbox);
 }
+
+/** Development credentials between the service and its local sandbox ASP; a real provider issues its own. */
+const SANDBOX = { clientId: 'einvoice-sandbox', clientSecret: 'einvoice-sandbox-secret', callbackSecret: 'einvoice-sandbox-callback-secret' };
 
 function prefixOutput(child: ChildProcess, name: string): void {
   for (const stream of [child.stdout, child.stderr]) {
@@ -69,7 +86,7 @@ function prefixOutput(child: ChildProcess, name: string): void {
   }
 }
 
-function printWelcome(infra: Infra, port: number, c: SeedCredentials): void {
+function printWelcome(infra: Infra, port: number, c: SeedCredentials, sandbox: AspSimulator): void {
   const base = `http://localhost:${port}`;
   const auth = `-H 'X-API-Key: ${c.apiKey}' -H 'X-API-Secret: ${c.apiSecret}'`;
   console.log(`
@@ -78,6 +95,7 @@ Invoice Submission Service is up.
   Temporal       ${infra.temporal.address}${infra.temporal.started ? '' : ' (reused)'}
   Temporal UI    ${infra.temporal.uiUrl ?? 'http://localhost:8233 (reused server: its own UI)'}
   MongoDB        ${infra.mongo.uri}${infra.mongo.started ? ` (${path.basename(infra.mongo.how)})` : ' (reused)'}
+  Sandbox ASP    ${sandbox.url}   (simulator; PROVIDER_SANDBOX_URL of the API and worker)
 
 Test partner (mode test), seeded once and kept in .data/seed-credentials.json:
   partnerId             ${c.partnerId}
