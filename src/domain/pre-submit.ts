@@ -13,6 +13,7 @@ import {
   PINT_TRN_RE,
   sellerTrn,
   smeRole,
+  type DocumentKind,
 } from './invoice-facts';
 import { precedingInvoiceNumber, type FieldError, type InvoiceCreateBody, type InvoiceLine, type InvoiceParty } from './invoice-types';
 import { decimalPlaces } from './money';
@@ -196,8 +197,6 @@ export function preSubmitCheck(body: InvoiceCreateBody): HeldResult | null {
   return { heldReason: codes.size === 1 ? f.list[0].code : 'pre_submit_validation_failed', heldErrors: f.list };
 }
 
-
-type DocumentKind = ReturnType<typeof documentKind>;
 
 /** Currency, the supplier TRN's form, and what a credit or debit note must say about the invoice it adjusts. */
 function checkDocument(f: Findings, body: InvoiceCreateBody, kind: DocumentKind): void {

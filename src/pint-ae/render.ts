@@ -245,14 +245,24 @@ function writeLine(sink: XmlSink, kind: DocumentKind, body: InvoiceCreateBody, i
 
 function writeDocument(sink: XmlSink, body: InvoiceCreateBody, opts: RenderOptions): void {
   const kind = documentKind(body);
-  const credit = kind.root === 'CreditNote';
   const amounts = computeAmounts(body);
-  const exportFlag = isExport(body);
   const zoneFlag = involvesDesignatedZone(body);
-  // BTAE-02 transaction type flags: position 1 free trade zone, 8 exports; the others do not arise.
-  const flags = (zoneFlag ? '1' : '0') + '000000' + (exportFlag ? '1' : '0');
-
   sink.open(kind.root, { xmlns: NS[kind.root], 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
+  writeHeader(sink, body, kind, opts, zoneFlag);
+  writeReferences(sink, body, kind);
+  writeParties(sink, body, zoneFlag);
+  writeDelivery(sink, body);
+  writePayment(sink, body, kind);
+  writeTotals(sink, amounts);
+  for (let i = 0; i < amounts.lines.length; i++) writeLine(sink, kind, body, i, amounts.lines[i]);
+  sink.close();
+}
+
+/** Profile, ids, dates, type code and currency. */
+function writeHeader(sink: XmlSink, body: InvoiceCreateBody, kind: DocumentKind, opts: RenderOptions, zoneFlag: boolean): void {
+  const credit = kind.root === 'CreditNote';
+  // BTAE-02 transaction type flags: position 1 free trade zone, 8 exports; the others do not arise.
+  const flags = (zoneFlag ? '1' : '0') + '000000' + (isExport(body) ? '1' : '0');
   sink.leaf('cbc:CustomizationID', kind.customizationId);
   sink.leaf('cbc:ProfileID', kind.profileId);
   sink.leaf('cbc:ProfileExecutionID', flags);
@@ -264,7 +274,11 @@ function writeDocument(sink: XmlSink, body: InvoiceCreateBody, opts: RenderOptio
   sink.leaf(credit ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode', kind.typeCode);
   sink.leaf('cbc:Note', kind.title);
   sink.leaf('cbc:DocumentCurrencyCode', 'AED');
+}
 
+/** Credit reason, order, preceding invoice and contract references. */
+function writeReferences(sink: XmlSink, body: InvoiceCreateBody, kind: DocumentKind): void {
+  const credit = kind.root === 'CreditNote';
   if (credit && body.creditNoteReasonCode) {
     sink.open('cac:DiscrepancyResponse');
     sink.leaf('cbc:ResponseCode', CREDIT_REASON_MAP[body.creditNoteReasonCode]);
@@ -290,7 +304,10 @@ function writeDocument(sink: XmlSink, body: InvoiceCreateBody, opts: RenderOptio
     sink.leaf('cbc:ID', body.contractReference);
     sink.close();
   }
+}
 
+/** Seller, buyer and, for a free-trade-zone supply, the beneficiary. */
+function writeParties(sink: XmlSink, body: InvoiceCreateBody, zoneFlag: boolean): void {
   sink.open('cac:AccountingSupplierParty');
   writeParty(sink, body.seller, sellerPlan(body));
   sink.close();
@@ -308,7 +325,10 @@ function writeDocument(sink: XmlSink, body: InvoiceCreateBody, opts: RenderOptio
     sink.close();
     sink.close();
   }
+}
 
+/** Where the goods or services go (ibr-152-ae for exports). */
+function writeDelivery(sink: XmlSink, body: InvoiceCreateBody): void {
   const d = body.deliveryAddress;
   if (d) {
     sink.open('cac:Delivery');
@@ -319,7 +339,11 @@ function writeDocument(sink: XmlSink, body: InvoiceCreateBody, opts: RenderOptio
     sink.close();
     sink.close();
   }
+}
 
+/** Payment means, account and terms. */
+function writePayment(sink: XmlSink, body: InvoiceCreateBody, kind: DocumentKind): void {
+  const credit = kind.root === 'CreditNote';
   // ibr-191-ae: invoices need a payment means; code 1 ("instrument not defined") when none is given.
   const meansCode = body.paymentMeansCode ?? (credit ? undefined : '1');
   if (meansCode) {
@@ -342,7 +366,10 @@ function writeDocument(sink: XmlSink, body: InvoiceCreateBody, opts: RenderOptio
     sink.leaf('cbc:Note', body.paymentTermsNote);
     sink.close();
   }
+}
 
+/** The VAT breakdown and the document totals. */
+function writeTotals(sink: XmlSink, amounts: ReturnType<typeof computeAmounts>): void {
   sink.open('cac:TaxTotal');
   amount(sink, 'cbc:TaxAmount', amounts.tax);
   sink.leaf('cbc:TaxIncludedIndicator', 'false');
@@ -361,9 +388,6 @@ function writeDocument(sink: XmlSink, body: InvoiceCreateBody, opts: RenderOptio
   amount(sink, 'cbc:TaxExclusiveAmount', amounts.taxExclusive);
   amount(sink, 'cbc:TaxInclusiveAmount', amounts.taxInclusive);
   amount(sink, 'cbc:PayableAmount', amounts.payable);
-  sink.close();
-
-  for (let i = 0; i < amounts.lines.length; i++) writeLine(sink, kind, body, i, amounts.lines[i]);
   sink.close();
 }
 
