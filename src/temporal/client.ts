@@ -1,6 +1,7 @@
 // Every workflow start, signal and query from outside a workflow goes through this module: the API, the CLI and
 // the worker (the simulated ASP's verdicts) share one client per process and one way to do each thing.
 import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type ConnectionLike } from '@temporalio/client';
+import type { SignalDefinition } from '@temporalio/common';
 import { config } from '../config';
 import {
   acknowledgedSignal,
@@ -132,10 +133,15 @@ export async function signalAspVerdict(invoiceId: string, verdict: AspVerdict): 
 }
 
 /** False when no workflow of the invoice is running. */
-async function signalRetry(invoiceId: string): Promise<boolean> {
+function signalRetry(invoiceId: string): Promise<boolean> {
+  return signalIfRunning(invoiceId, retrySignal);
+}
+
+/** Signals the invoice's workflow; false (not an error) when none is running: it ended or was terminated. */
+async function signalIfRunning(invoiceId: string, signal: SignalDefinition): Promise<boolean> {
   const client = await temporalClient();
   try {
-    await client.workflow.getHandle(invoiceWorkflowId(invoiceId)).signal(retrySignal);
+    await client.workflow.getHandle(invoiceWorkflowId(invoiceId)).signal(signal);
     return true;
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return false;
@@ -157,13 +163,6 @@ export async function startWebhookDelivery(delivery: DeliveryToStart): Promise<v
  * A top-up reached the invoice's owner: a blocked_no_credit workflow tries its credit and delivery again.
  * False when no workflow of the invoice is running (it ended or was terminated): not an error, nothing waits.
  */
-export async function signalCreditsAvailable(invoiceId: string): Promise<boolean> {
-  const client = await temporalClient();
-  try {
-    await client.workflow.getHandle(invoiceWorkflowId(invoiceId)).signal(creditsAvailableSignal);
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
+export function signalCreditsAvailable(invoiceId: string): Promise<boolean> {
+  return signalIfRunning(invoiceId, creditsAvailableSignal);
 }
