@@ -467,6 +467,172 @@ export function parseXml(input: string): XmlDocument {
   const kidsFrom: number[] = [];
   let pos = 0;
 
+  /** `<!--`, `<![CDATA[` or `<!DOCTYPE` at lt: checked and skipped; returns where the text goes on. */
+  const skipDeclaration = (lt: number): number => {
+    if (src.startsWith('<!--', lt)) {
+      const end = src.indexOf('-->', lt + 4);
+      if (end < 0) fail('unterminated comment', lt);
+      return end + 3;
+    } else if (src.startsWith('<![CDATA[', lt)) {
+      if (stack.length === 0) fail('CDATA outside the root element', lt);
+      const end = src.indexOf(']]>', lt + 9);
+      if (end < 0) fail('unterminated CDATA section', lt);
+      return end + 3;
+    } else if (src.startsWith('<!DOCTYPE', lt)) {
+      if (root) fail('DOCTYPE after the root element', lt);
+      let i = lt + 9;
+      let depth = 0;
+      for (; i < len; i++) {
+        const ch = src.charCodeAt(i);
+        if (ch === 91 /* [ */) depth++;
+        else if (ch === 93 /* ] */) depth--;
+        else if (ch === 62 /* > */ && depth === 0) break;
+      }
+      if (i >= len) fail('unterminated DOCTYPE', lt);
+      return i + 1;
+    }
+    return fail('markup not recognised', lt);
+  };
+
+  /** `<?...?>` at lt: skipped. */
+  const skipProcessingInstruction = (lt: number): number => {
+    const end = src.indexOf('?>', lt + 2);
+    if (end < 0) fail('unterminated processing instruction', lt);
+    return end + 2;
+  };
+
+  /** `</name>` at lt: must close the innermost open element, whose children array is made now. */
+  const closeElement = (lt: number): number => {
+    const el = stack.pop();
+    if (!el) fail('unexpected end tag', lt);
+    const raw = el!.rawName;
+    let i = lt + 2 + raw.length;
+    if (!sameChars(src, lt + 2, raw) || (i < len && !isNameEnd(src.charCodeAt(i)))) {
+      let j = lt + 2;
+      while (j < len && !isNameEnd(src.charCodeAt(j))) j++;
+      fail(`end tag </${src.slice(lt + 2, j)}> does not match <${raw}>`, lt);
+    }
+    while (i < len && isSpace(src.charCodeAt(i))) i++;
+    if (src.charCodeAt(i) !== 62 /* > */) fail('malformed end tag', lt);
+    el!.contentEnd = lt;
+    el!.end = i + 1;
+    const from = kidsFrom.pop()!;
+    if (openKids.length > from) {
+      el!.kids = openKids.slice(from);
+      openKids.length = from;
+    }
+    scopes.pop();
+    return i + 1;
+  };
+
+  /** `<name attr="...">` at lt: reads the tag into attrNames/attrValues/attrAt, then adds the element. */
+  const openElement = (lt: number): number => {
+    if (root && stack.length === 0) fail('content after the root element', lt);
+    let i = lt + 1;
+    let hash = 0;
+    for (; i < len; i++) {
+      const c = src.charCodeAt(i);
+      if (isNameEnd(c)) break;
+      hash = (Math.imul(hash, 31) + c) | 0;
+    }
+    if (i === lt + 1) fail('element name expected', lt + 1);
+    const nameInfo = nameAt(src, lt + 1, i, hash);
+    const name = nameInfo.raw;
+    let nAttrs = 0;
+    let selfClose = false;
+    for (;;) {
+      const before = i;
+      while (i < len && isSpace(src.charCodeAt(i))) i++;
+      const c = src.charCodeAt(i);
+      if (c === 62 /* > */) {
+        i++;
+        break;
+      }
+      if (c === 47 /* / */) {
+        if (src.charCodeAt(i + 1) !== 62) fail('">" expected after "/"', i);
+        i += 2;
+        selfClose = true;
+        break;
+      }
+      if (i >= len) fail(`unterminated start tag <${name}`, lt);
+      if (i === before) fail('whitespace expected before an attribute', i);
+      const aStart = i;
+      let aHash = 0;
+      for (; i < len; i++) {
+        const ch = src.charCodeAt(i);
+        if (isNameEnd(ch)) break;
+        aHash = (Math.imul(aHash, 31) + ch) | 0;
+      }
+      if (i === aStart) fail('attribute name expected', i);
+      const an = nameAt(src, aStart, i, aHash);
+      while (i < len && isSpace(src.charCodeAt(i))) i++;
+      if (src.charCodeAt(i) !== 61 /* = */) fail('"=" expected', i);
+      i++;
+      while (i < len && isSpace(src.charCodeAt(i))) i++;
+      const q = src.charCodeAt(i);
+      if (q !== 34 && q !== 39) fail('quoted attribute value expected', i);
+      const close = src.indexOf(q === 34 ? '"' : "'", i + 1);
+      if (close < 0) fail('unterminated attribute value', i);
+      const raw = src.slice(i + 1, close);
+      if (raw.indexOf('<') >= 0) fail('"<" in attribute value', i);
+      attrNames[nAttrs] = an;
+      attrValues[nAttrs] = raw;
+      attrAt[nAttrs] = aStart;
+      nAttrs++;
+      i = close + 1;
+    }
+    addElement(lt, i, nameInfo, nAttrs, selfClose);
+    return i;
+  };
+
+  /** The element of a start tag just read: its namespace scope, attributes, and its place in the tree. */
+  const addElement = (lt: number, contentStart: number, nameInfo: Name, nAttrs: number, selfClose: boolean): void => {
+
+    let scope = scopes[scopes.length - 1];
+    for (let a = 0; a < nAttrs; a++) {
+      const an = attrNames[a];
+      if (an.raw === 'xmlns' || an.prefix === 'xmlns') {
+        if (scope === scopes[scopes.length - 1]) scope = Object.create(scope) as Scope;
+        scope[an.raw === 'xmlns' ? '' : an.local] = intern(attrValue(attrValues[a]));
+      }
+    }
+    const ns = scope[nameInfo.prefix];
+    if (ns === undefined) fail(`undeclared namespace prefix "${nameInfo.prefix}"`, lt);
+    const parent = stack.length ? stack[stack.length - 1] : null;
+    const el = new El(src, parent, ns!, nameInfo);
+    el.order = elements.length;
+    el.start = lt;
+    el.contentStart = contentStart;
+    el.contentEnd = contentStart;
+    el.end = contentStart;
+    elements.push(el);
+    if (nAttrs === 1 && attrNames[0].prefix === '' && attrNames[0].raw !== 'xmlns') {
+      el.attrs = sharedAttrs(attrNames[0], attrValues[0], attrAt[0], fail);
+    } else if (nAttrs > 0) {
+      for (let a = 0; a < nAttrs; a++) {
+        const an = attrNames[a];
+        const v = attrValues[a];
+        const aAt = attrAt[a];
+        if (an.raw === 'xmlns' || an.prefix === 'xmlns') continue;
+        if (v.indexOf('&') >= 0 && BAD_AMP_RE.test(v)) fail('malformed entity reference in attribute value', aAt);
+        const ap = an.prefix;
+        const al = an.local;
+        const ans = ap ? scope[ap] : '';
+        if (ans === undefined) fail(`undeclared namespace prefix "${ap}"`, aAt);
+        if (el.attrs === NO_ATTRS) el.attrs = [];
+        for (const x of el.attrs) if (x.local === al && x.ns === ans) fail(`duplicate attribute ${an.raw}`, aAt);
+        el.attrs.push({ ns: ans!, local: al, prefix: ap, value: attrValue(v) });
+      }
+    }
+    if (parent) openKids.push(el);
+    else root = el;
+    if (!selfClose) {
+      stack.push(el);
+      kidsFrom.push(openKids.length);
+      scopes.push(scope);
+    }
+  };
+
   while (pos < len) {
     const lt = src.indexOf('<', pos);
     const textEnd = lt < 0 ? len : lt;
@@ -474,155 +640,10 @@ export function parseXml(input: string): XmlDocument {
     if (textEnd > pos && (stack.length === 0 || (nextAmp >= 0 && nextAmp < textEnd))) checkText(pos, textEnd, stack.length === 0);
     if (lt < 0) break;
     const c1 = src.charCodeAt(lt + 1);
-    if (c1 === 33 /* ! */) {
-      if (src.startsWith('<!--', lt)) {
-        const end = src.indexOf('-->', lt + 4);
-        if (end < 0) fail('unterminated comment', lt);
-        pos = end + 3;
-      } else if (src.startsWith('<![CDATA[', lt)) {
-        if (stack.length === 0) fail('CDATA outside the root element', lt);
-        const end = src.indexOf(']]>', lt + 9);
-        if (end < 0) fail('unterminated CDATA section', lt);
-        pos = end + 3;
-      } else if (src.startsWith('<!DOCTYPE', lt)) {
-        if (root) fail('DOCTYPE after the root element', lt);
-        let i = lt + 9;
-        let depth = 0;
-        for (; i < len; i++) {
-          const ch = src.charCodeAt(i);
-          if (ch === 91 /* [ */) depth++;
-          else if (ch === 93 /* ] */) depth--;
-          else if (ch === 62 /* > */ && depth === 0) break;
-        }
-        if (i >= len) fail('unterminated DOCTYPE', lt);
-        pos = i + 1;
-      } else fail('markup not recognised', lt);
-    } else if (c1 === 63 /* ? */) {
-      const end = src.indexOf('?>', lt + 2);
-      if (end < 0) fail('unterminated processing instruction', lt);
-      pos = end + 2;
-    } else if (c1 === 47 /* / */) {
-      const el = stack.pop();
-      if (!el) fail('unexpected end tag', lt);
-      const raw = el!.rawName;
-      let i = lt + 2 + raw.length;
-      if (!sameChars(src, lt + 2, raw) || (i < len && !isNameEnd(src.charCodeAt(i)))) {
-        let j = lt + 2;
-        while (j < len && !isNameEnd(src.charCodeAt(j))) j++;
-        fail(`end tag </${src.slice(lt + 2, j)}> does not match <${raw}>`, lt);
-      }
-      while (i < len && isSpace(src.charCodeAt(i))) i++;
-      if (src.charCodeAt(i) !== 62 /* > */) fail('malformed end tag', lt);
-      el!.contentEnd = lt;
-      el!.end = i + 1;
-      const from = kidsFrom.pop()!;
-      if (openKids.length > from) {
-        el!.kids = openKids.slice(from);
-        openKids.length = from;
-      }
-      scopes.pop();
-      pos = i + 1;
-    } else {
-      if (root && stack.length === 0) fail('content after the root element', lt);
-      let i = lt + 1;
-      let hash = 0;
-      for (; i < len; i++) {
-        const c = src.charCodeAt(i);
-        if (isNameEnd(c)) break;
-        hash = (Math.imul(hash, 31) + c) | 0;
-      }
-      if (i === lt + 1) fail('element name expected', lt + 1);
-      const nameInfo = nameAt(src, lt + 1, i, hash);
-      const name = nameInfo.raw;
-      let nAttrs = 0;
-      let selfClose = false;
-      for (;;) {
-        const before = i;
-        while (i < len && isSpace(src.charCodeAt(i))) i++;
-        const c = src.charCodeAt(i);
-        if (c === 62 /* > */) {
-          i++;
-          break;
-        }
-        if (c === 47 /* / */) {
-          if (src.charCodeAt(i + 1) !== 62) fail('">" expected after "/"', i);
-          i += 2;
-          selfClose = true;
-          break;
-        }
-        if (i >= len) fail(`unterminated start tag <${name}`, lt);
-        if (i === before) fail('whitespace expected before an attribute', i);
-        const aStart = i;
-        let aHash = 0;
-        for (; i < len; i++) {
-          const ch = src.charCodeAt(i);
-          if (isNameEnd(ch)) break;
-          aHash = (Math.imul(aHash, 31) + ch) | 0;
-        }
-        if (i === aStart) fail('attribute name expected', i);
-        const an = nameAt(src, aStart, i, aHash);
-        while (i < len && isSpace(src.charCodeAt(i))) i++;
-        if (src.charCodeAt(i) !== 61 /* = */) fail('"=" expected', i);
-        i++;
-        while (i < len && isSpace(src.charCodeAt(i))) i++;
-        const q = src.charCodeAt(i);
-        if (q !== 34 && q !== 39) fail('quoted attribute value expected', i);
-        const close = src.indexOf(q === 34 ? '"' : "'", i + 1);
-        if (close < 0) fail('unterminated attribute value', i);
-        const raw = src.slice(i + 1, close);
-        if (raw.indexOf('<') >= 0) fail('"<" in attribute value', i);
-        attrNames[nAttrs] = an;
-        attrValues[nAttrs] = raw;
-        attrAt[nAttrs] = aStart;
-        nAttrs++;
-        i = close + 1;
-      }
-      pos = i;
-
-      let scope = scopes[scopes.length - 1];
-      for (let a = 0; a < nAttrs; a++) {
-        const an = attrNames[a];
-        if (an.raw === 'xmlns' || an.prefix === 'xmlns') {
-          if (scope === scopes[scopes.length - 1]) scope = Object.create(scope) as Scope;
-          scope[an.raw === 'xmlns' ? '' : an.local] = intern(attrValue(attrValues[a]));
-        }
-      }
-      const ns = scope[nameInfo.prefix];
-      if (ns === undefined) fail(`undeclared namespace prefix "${nameInfo.prefix}"`, lt);
-      const parent = stack.length ? stack[stack.length - 1] : null;
-      const el = new El(src, parent, ns!, nameInfo);
-      el.order = elements.length;
-      el.start = lt;
-      el.contentStart = pos;
-      el.contentEnd = pos;
-      el.end = pos;
-      elements.push(el);
-      if (nAttrs === 1 && attrNames[0].prefix === '' && attrNames[0].raw !== 'xmlns') {
-        el.attrs = sharedAttrs(attrNames[0], attrValues[0], attrAt[0], fail);
-      } else if (nAttrs > 0) {
-        for (let a = 0; a < nAttrs; a++) {
-          const an = attrNames[a];
-          const v = attrValues[a];
-          const aAt = attrAt[a];
-          if (an.raw === 'xmlns' || an.prefix === 'xmlns') continue;
-          if (v.indexOf('&') >= 0 && BAD_AMP_RE.test(v)) fail('malformed entity reference in attribute value', aAt);
-          const ap = an.prefix;
-          const al = an.local;
-          const ans = ap ? scope[ap] : '';
-          if (ans === undefined) fail(`undeclared namespace prefix "${ap}"`, aAt);
-          if (el.attrs === NO_ATTRS) el.attrs = [];
-          for (const x of el.attrs) if (x.local === al && x.ns === ans) fail(`duplicate attribute ${an.raw}`, aAt);
-          el.attrs.push({ ns: ans!, local: al, prefix: ap, value: attrValue(v) });
-        }
-      }
-      if (parent) openKids.push(el);
-      else root = el;
-      if (!selfClose) {
-        stack.push(el);
-        kidsFrom.push(openKids.length);
-        scopes.push(scope);
-      }
-    }
+    if (c1 === 33 /* ! */) pos = skipDeclaration(lt);
+    else if (c1 === 63 /* ? */) pos = skipProcessingInstruction(lt);
+    else if (c1 === 47 /* / */) pos = closeElement(lt);
+    else pos = openElement(lt);
   }
   if (stack.length) fail(`end of input inside <${stack[stack.length - 1].qname}>`, len);
   if (!root) fail('no root element', 0);
