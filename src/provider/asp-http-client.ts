@@ -86,6 +86,7 @@ class AspHttp {
       try {
         res = await this.send(method, path, body, await this.bearer());
       } catch (err) {
+        if (err instanceof AspRequestError) throw err; // our credentials refused: resending cannot help
         if (attempt >= this.attempts) throw new AspRetryableError(`ASP unreachable: ${(err as Error).message}`);
         await sleep(backoffMs(attempt));
         continue;
@@ -109,6 +110,7 @@ class AspHttp {
   private async bearer(): Promise<string> {
     if (this.token && this.token.until > Date.now()) return this.token.value;
     const res = await this.send('POST', '/oauth/token', { clientId: this.opts.clientId, clientSecret: this.opts.clientSecret }, null);
+    if (res.status === 429 || res.status >= 500) throw new Error(`the ASP's token endpoint answered HTTP ${res.status}`); // transient
     if (res.status !== 200) throw new AspRequestError(`the ASP refused our credentials (HTTP ${res.status}); check PROVIDER_CLIENT_ID and PROVIDER_CLIENT_SECRET`);
     const token = res.body as TokenResponse;
     this.token = { value: token.accessToken, until: Date.now() + Math.max(0, token.expiresIn - 30) * 1000 };

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { resetConfig } from '../../src/config';
 import { AspSubmission, SmeConnection } from '../../src/db/models';
 import { aspSignatureHeader } from '../../src/provider/asp-callback-signature';
+import { AspRequestError, aspHttpClient } from '../../src/provider/asp-http-client';
 import { createAspSimulator, type AspSimulator, type Scenario } from '../../src/provider/simulator';
 import { apiBase, call } from '../helpers/http';
 import { getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
@@ -130,6 +131,9 @@ describe('live delivery through the ASP over HTTP (issue provider)', function ()
     const unknown = await call('POST', '/v1/provider/callbacks', { headers: { 'Content-Type': 'application/json', 'X-ASP-Signature': aspSignatureHeader(CALLBACK_SECRET, t, body) }, raw: body });
     expect(unknown.status).to.equal(404);
     expect(await AspSubmission.countDocuments({ ackRef: 'FTA-FORGED' })).to.equal(0);
+    const malformed = JSON.stringify({ submissionId: 'nope', status: 'REPORTED', history: [null] });
+    const refused = await call('POST', '/v1/provider/callbacks', { headers: { 'Content-Type': 'application/json', 'X-ASP-Signature': aspSignatureHeader(CALLBACK_SECRET, t, malformed) }, raw: malformed });
+    expect([refused.status, refused.body.meta?.errors?.[0]?.path]).to.deep.equal([400, 'history[0]']);
   });
 
   it('GET of an acknowledged live invoice keeps its ackRef across reads', async () => {
@@ -153,5 +157,18 @@ describe('live delivery through the ASP over HTTP (issue provider)', function ()
     expect(count(after, 'acknowledged')).to.equal(50);
     expect((await creditsOverview({ kind: 'sme', id: p.sme.smeId })).balance).to.equal(0);
     for (const id of ids) expect(sim.submissionsFor(`${id}-1`), id).to.equal(1); // one run each: no retry call
+  });
+
+  it('the client: refused credentials fail at once and for good (no retry), and an expired token is renewed', async () => {
+    const wrong = aspHttpClient({ baseUrl: sim.url, clientId: 'einvoice-test', clientSecret: 'not-the-secret' });
+    const failure = (p: Promise<unknown>) => p.then(() => null, (err: unknown) => err as Error);
+    const refused = await failure(wrong.submit({ invoiceId: 'x', run: 1, body: {}, xml: '<Invoice/>' }));
+    expect(refused).to.be.instanceOf(AspRequestError); // not AspRetryableError: nothing to retry
+    expect(refused!.message).to.contain('refused our credentials');
+    const right = aspHttpClient({ baseUrl: sim.url, clientId: 'einvoice-test', clientSecret: 'einvoice-test-secret' });
+    expect((await failure(right.submission('nope')))!.message).to.contain('no submission nope');
+    sim.expireTokens();
+    // The old token now answers 401: the client takes a fresh one and gets the real answer, not a 401.
+    expect((await failure(right.submission('nope')))!.message).to.match(/no submission nope \(HTTP 404\)/);
   });
 });

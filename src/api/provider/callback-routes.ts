@@ -66,5 +66,7 @@ function parseSubmission(raw: Buffer): Submission {
   if (typeof body?.submissionId !== 'string' || typeof body.status !== 'string' || !Array.isArray(body.history)) {
     throw serviceErrors.validation([{ code: 'required', path: 'submissionId', message: 'a callback carries submissionId, status and history' }]);
   }
+  const bad = body.history.findIndex((h) => typeof h?.status !== 'string' || typeof h?.at !== 'string');
+  if (bad >= 0) throw serviceErrors.validation([{ code: 'invalid_type', path: `history[${bad}]`, message: 'each history entry is {status, at} with strings' }]);
   return body as Submission;
 }
