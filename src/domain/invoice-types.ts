@@ -65,6 +65,11 @@ export interface PartyAddress {
 
 export interface InvoiceParty {
   name: string;
+  /**
+   * The Arabic legal name (Tenant API, SPEC 2.2). Set by the Tenant API mapping only; not in the Partner API
+   * schema, and not rendered.
+   */
+  legalNameArabic?: string;
   /** ISO 3166-1 alpha-2, default AE. */
   country: string;
   /** Required by pre-submit checks (not by the shape): SPEC 2.1 "refuses invoices whose seller or buyer has no address". */

@@ -42,11 +42,14 @@ export interface TenantAddress {
 export interface TenantSeller {
   name?: string;
   legalNameArabic?: string;
-  trn: string;
+  /** Defaults to the tenant's registered TRN (see tenant-invoice-input.ts). */
+  trn?: string;
   country?: string;
   designatedZone?: boolean;
   /** Additive: the seller's address; defaults to the tenant's registered address. */
   address?: TenantAddress;
+  /** Additive: the seller's trade licence (PINT-AE ibr-150-ae); defaults to the registration's. */
+  tradeLicenseNumber?: string;
 }
 
 export interface TenantBuyer {
@@ -57,6 +60,8 @@ export interface TenantBuyer {
   country?: string;
   email?: string;
   address?: TenantAddress;
+  /** Additive: a buyer without a TRN is identified by its trade licence (PINT-AE ibr-135-ae). */
+  tradeLicenseNumber?: string;
 }
 
 export interface TenantLine {
@@ -89,7 +94,74 @@ export interface TenantInvoiceInput {
   buyerReference?: string;
   notes?: string;
   referencedInvoiceNumber?: string;
+  /** Additive: issue date of the referenced invoice (PINT-AE needs it on credit and debit notes). */
+  referencedInvoiceIssueDate?: string;
   reasonCode?: string;
+  /**
+   * SPEC 2.2 rule 1: clients must not send totals. Tolerated only when they agree with the totals computed
+   * from lines[] within 0.01 AED (SPEC 7.2 totals_mismatch); never used for anything else.
+   */
+  totals?: TenantClientTotals;
+  subtotal?: number;
+  vatAmount?: number;
+  vat_amount?: number;
+  total?: number;
+}
+
+/** Totals a standard-shape client may echo (the names of the draft response, and the SPEC's own). */
+export interface TenantClientTotals {
+  subtotal?: number;
+  tax?: number;
+  vatAmount?: number;
+  vat_amount?: number;
+  total?: number;
+  currency?: 'AED';
+}
+
+/** A party of the alternative shape (SPEC 2.2 rule 4): the address is one free-text string. */
+export interface TenantAlternativeParty {
+  trn?: string;
+  legalName?: string;
+  legalNameArabic?: string;
+  address?: string;
+  /** Additive: ISO 3166-1 alpha-2, default AE. */
+  country?: string;
+  /** Additive, as on the standard shape. */
+  tradeLicenseNumber?: string;
+  /** Buyer only. */
+  email?: string;
+}
+
+export interface TenantAlternativeItem {
+  name: string;
+  quantity: number;
+  unitPrice: number;
+  /** Absolute, before VAT. */
+  discount?: number;
+  /** Percent: 5 is 5 %. */
+  taxPercent?: number;
+  /** A tax name (TENANT_TAX_NAMES). */
+  tax?: string;
+  /** VAT-exclusive line amount (quantity x unitPrice - discount); checked, not used. */
+  lineTotal?: number;
+}
+
+export interface TenantAlternativeTotals {
+  netAmount?: number;
+  taxAmount?: number;
+  grossAmount?: number;
+}
+
+/** SPEC 2.2 rule 4, the alternative payload shape (always a sale). */
+export interface TenantAlternativeInput {
+  invoiceNumber: string;
+  issueDate: string;
+  dueDate?: string;
+  currency: 'AED';
+  seller?: TenantAlternativeParty;
+  buyer: TenantAlternativeParty;
+  items: TenantAlternativeItem[];
+  totals?: TenantAlternativeTotals;
 }
 
 /** What the tenant registered (admin tenant:create): the seller details a body may leave out. */
@@ -98,6 +170,8 @@ export interface TenantRegistration {
   legalName: string;
   legalNameArabic: string;
   address?: PartyAddress | null;
+  /** The seller's trade licence, when registered (PINT-AE ibr-150-ae needs a seller legal registration). */
+  tradeLicenseNumber?: string | null;
 }
 
 /** The Tenant API's codes for a refused body (SPEC 7.2, HTTP 400). */
