@@ -6,13 +6,13 @@ import type { InvoiceStatus } from '../src/domain/invoice-status';
 import type { InvoiceCreateBody } from '../src/domain/invoice-types';
 import { renderInvoice } from '../src/pint-ae/render';
 import { validatePintAeNative } from '../src/pint-ae/rules';
-import { AspRetryableError, AspUnavailableError, type AspClient } from '../src/provider/asp';
+import { AspRetryableError, AspUnavailableError, unavailableAsp, type AspClient } from '../src/provider/asp';
 import { AspRequestError } from '../src/provider/asp-http-client';
 import { recordAnswer, recordHandOver } from '../src/services/asp-evidence';
 import { runOfficialSchematron } from '../src/schematron/official-schematron';
 import { spendForDelivery } from '../src/services/credits';
 import { advanceInvoiceStatus, moveInvoiceStatus, tryMove } from '../src/services/invoice-status-writer';
-import type { AspVerdict, InvoiceMode } from '../src/temporal/contract';
+import type { AspVerdict } from '../src/temporal/contract';
 
 // The steps of invoiceWorkflow that touch the world. Each is safe to retry: it re-reads the persisted status and
 // does nothing when its transition already happened, so a Temporal retry after a lost reply never repeats a step.
@@ -133,14 +133,15 @@ function asActivityFailure(err: unknown): unknown {
   return err;
 }
 
-/** What the pipeline's steps need from outside: the ASP of each mode. */
+/** What the pipeline's steps need from outside: the ASP of each mode (sandbox: the Tenant API's sandbox mode). */
 export interface PipelineDeps {
-  asp: Record<InvoiceMode, AspClient>;
+  asp: { test: AspClient; live: AspClient; sandbox?: AspClient };
 }
 
 /** The steps that talk to the ASP, bound to the ASPs the worker was given. */
 export function aspSteps(deps: PipelineDeps) {
-  const aspOf = (mode: string) => deps.asp[mode === 'live' ? 'live' : 'test'];
+  const noSandbox = unavailableAsp('no sandbox ASP is configured for this worker (PROVIDER_SANDBOX_URL)');
+  const aspOf = (mode: string): AspClient => (mode === 'sandbox' ? (deps.asp.sandbox ?? noSandbox) : deps.asp[mode === 'live' ? 'live' : 'test']);
   return {
     /** validated (or blocked_no_credit after a top-up) -> delivered: hands the document to the ASP. */
     async deliverInvoice({ invoiceId }: { invoiceId: string }): Promise<DeliveryResult> {

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { WebhookDelivery } from '../src/db/models';
 import { createDelivery, beginAttempt, recordAttempt, WebhookError, type AttemptOutcome, type CreatedDelivery } from '../src/webhooks/deliveries';
 import { statusChangedBody, stampOf, type EventStatus } from '../src/webhooks/event';
+import { tenantStatusUpdateBody, type TenantEventStatus } from '../src/webhooks/tenant-status-update';
 import { signatureHeaders } from '../src/webhooks/sign';
 import { postWebhook } from '../src/webhooks/send';
 import { config } from '../src/config';
@@ -12,7 +13,7 @@ export interface CreateWebhookDeliveryInput {
   /** Chosen by the workflow (uuid4 is replay-safe there), so a retried activity finds the same row. */
   deliveryId: string;
   invoiceId: string;
-  status: EventStatus;
+  status: EventStatus | TenantEventStatus;
   reason: string | null;
   /** The invoice's partner as the workflow knows it: a partner without a URL is answered without reading the invoice. */
   partnerId?: string;
@@ -51,9 +52,11 @@ export async function sendWebhookAttempt(input: { deliveryId: string; attempt: n
     return { kind: 'skipped', rowStatus: row?.status ?? null };
   }
   const sentAt = Date.now();
-  if (!target.url) return { kind: 'sent', ok: false, status: null, error: 'no webhook URL registered for the partner', sentAt, durationMs: 0 };
+  if (!target.url) return { kind: 'sent', ok: false, status: null, error: `no ${target.tenant ? 'status URL registered for the tenant' : 'webhook URL registered for the partner'}`, sentAt, durationMs: 0 };
   const { t, timestamp } = stampOf(sentAt);
-  const body = statusChangedBody({ partnerId: target.partnerId, invoiceId: target.invoiceId, status: target.eventStatus, reason: target.eventReason }, timestamp);
+  const body = target.tenant
+    ? tenantStatusUpdateBody({ ...target.tenant, invoiceId: target.invoiceId, status: target.eventStatus, reason: target.eventReason }, timestamp)
+    : statusChangedBody({ partnerId: target.partnerId ?? '', invoiceId: target.invoiceId, status: target.eventStatus as EventStatus, reason: target.eventReason }, timestamp);
   const headers = {
     ...signatureHeaders(target.secret, t, body),
     // Not part of the signature scheme; lets receivers and support correlate requests with delivery rows.

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 // Every environment variable the service reads, parsed once, with defaults.
 export interface Config {
   port: number;
@@ -12,6 +13,10 @@ export interface Config {
   /** The ASP signs its status callbacks with this secret (X-ASP-Signature). */
   providerCallbackSecret: string | null;
   adminToken: string | null;
+  /** Signs the Tenant API's bearer tokens (HS256). Unset: a random secret per process (tokens die with it). */
+  jwtSecret: string;
+  /** The ASP's sandbox (Tenant API sandbox mode); `npm start` points it at the local ASP simulator. */
+  providerSandboxUrl: string | null;
   /** Waits before each webhook retry, in milliseconds. */
   webhookRetryScheduleMs: number[];
   pintAeSchematronDir: string | null;
@@ -27,6 +32,8 @@ export interface Config {
 /** 30 s, 2 min, 10 min, 30 min, 1 h, 3 h: the product owner's "30 s to 3 h" webhook backoff. */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000];
 
+const processJwtSecret = randomBytes(32).toString('base64url');
+
 function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: int(env, 'PORT', 3000),
@@ -39,6 +46,8 @@ function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerClientSecret: env.PROVIDER_CLIENT_SECRET || '',
     providerCallbackSecret: env.PROVIDER_CALLBACK_SECRET || null,
     adminToken: env.ADMIN_TOKEN || null,
+    jwtSecret: env.JWT_SECRET || processJwtSecret,
+    providerSandboxUrl: env.PROVIDER_SANDBOX_URL || null,
     webhookRetryScheduleMs: schedule(env.WEBHOOK_RETRY_SCHEDULE),
     pintAeSchematronDir: env.PINT_AE_SCHEMATRON_DIR || null,
     schematronBudgetMs: int(env, 'PINT_AE_SCHEMATRON_BUDGET_MS', 10_000),

@@ -25,7 +25,7 @@ import {
   type InvoiceWorkflowInput,
   type InvoiceWorkflowResult,
 } from '../src/temporal/contract';
-import { fireStatusWebhook } from './webhook-delivery-workflow';
+import { fireStatusWebhook, type FireStatusWebhookInput } from './webhook-delivery-workflow';
 
 // One workflow per invoice (id invoice-<invoiceId>): transform -> validate -> credit -> deliver -> acknowledgement.
 // MongoDB holds the status (forward-only, with history); this code only decides the next step, and mirrors
@@ -122,7 +122,7 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     const expected = local && current !== 'unknown' ? { status: current, run } : undefined;
     show((await advanceInvoiceStatus({ invoiceId, to, reason, ...(expected ? { expected } : {}) })).status);
   };
-  const announce = (status: 'delivered' | 'rejected', reason: string | null) => fireStatusWebhook({ invoiceId, status, reason }, { local });
+  const announce = (status: FireStatusWebhookInput['status'], reason: string | null) => fireStatusWebhook({ invoiceId, status, reason }, { local });
   const reject = async (reason: string) => {
     await advance('rejected', reason);
     await announce('rejected', reason);
@@ -146,8 +146,8 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
 
     /** validated, or blocked_no_credit after a top-up: charge the credit, hand over, announce delivered. */
     const creditThenDeliver = async () => {
-      // Test mode is free (runs with local steps skip the step; it answered ok for test mode anyway).
-      const charged = local && input.mode === 'test' ? { ok: true } : await reserveDeliveryCredit({ invoiceId });
+      // Only live deliveries spend (runs with local steps skip the step in test and sandbox; it answers ok there anyway).
+      const charged = local && input.mode !== 'live' ? { ok: true } : await reserveDeliveryCredit({ invoiceId });
       if (!charged.ok) {
         if (current !== 'blocked_no_credit') await advance('blocked_no_credit', 'no delivery credit left for this SME; a top-up resumes delivery, or retry');
         return;
@@ -195,7 +195,8 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     const settleWithAsp = async (): Promise<InvoiceWorkflowResult | null> => {
       const verdict = await awaitVerdict(submissionId);
       if (verdict.status === 'acknowledged') {
-        await advance('acknowledged'); // acknowledged collapses into delivered: no second webhook
+        await advance('acknowledged'); // Partner API: acknowledged collapses into delivered, no second webhook
+        if (input.surface === 'tenant') await announce('acknowledged', null); // SPEC 6.2: tenants hear it
         publish();
         return 'acknowledged';
       }

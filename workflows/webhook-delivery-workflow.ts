@@ -4,7 +4,7 @@ import type { Activities } from '../activities';
 import type { CreatedDelivery } from '../src/webhooks/deliveries';
 import { PartnerIdKey, webhookDeliveryStart, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../src/temporal/contract';
 
-// invoice.status_changed webhooks (SPEC 6.1): one durable workflow per delivery row; the backoff between
+// invoice.status_changed webhooks (SPEC 6.1) and Tenant status updates (SPEC 6.2): one durable workflow per delivery row; the backoff between
 // attempts is workflow timers (visible in the Web UI, surviving worker restarts), never activity retries.
 
 // Database writes: keep trying through a MongoDB outage rather than lose an event or leave a row half-done.
@@ -25,7 +25,8 @@ const { sendWebhookAttempt } = proxyActivities<Activities>({
 
 export interface FireStatusWebhookInput {
   invoiceId: string;
-  status: 'delivered' | 'rejected';
+  /** acknowledged: Tenant API invoices only (their status updates announce it; partners' events do not). */
+  status: 'delivered' | 'acknowledged' | 'rejected';
   reason: string | null;
 }
 
@@ -33,7 +34,7 @@ export interface FireStatusWebhookInput {
  * Called by the invoice workflow once per pipeline run when the invoice reaches delivered or rejected.
  * Creates the delivery row and starts webhookDeliveryWorkflow as an abandoned child (it outlives the invoice
  * workflow, e.g. across continueAsNew), waiting only for the child to start. Does nothing when the partner
- * has no webhook URL. Never fails the caller for a webhook problem: the invoice outcome matters more, and a
+ * has no webhook URL (or the tenant no status URL). Never fails the caller for a webhook problem: the invoice outcome matters more, and a
  * partner can always replay.
  */
 export async function fireStatusWebhook(input: FireStatusWebhookInput, opts: { local?: boolean } = {}): Promise<void> {

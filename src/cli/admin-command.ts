@@ -4,6 +4,10 @@ import { ServiceError } from '../domain/errors';
 import { AdminError, connectSme, createPartner, updatePartner } from '../services/admin';
 import { topUp, type CreditOwner } from '../services/credits';
 import { webhookUrlProblem } from '../webhooks/url-policy';
+import { createTenant, updateTenant, type TenantChanges, type TenantInput } from '../services/tenants';
+import { TENANT_MODES, type TenantMode } from '../domain/tenant-invoice-types';
+import type { PartyAddress } from '../domain/invoice-types';
+import { emirateCode } from '../domain/emirates';
 import { UsageError, type CliIo } from './io';
 import { printWithServices } from './with-services';
 
@@ -11,7 +15,12 @@ const USAGE = `usage:
   einvoice admin partner:create --name <erpName> --mode test|live [--webhook-url <url>]
   einvoice admin partner:update --partner <partnerId> [--webhook-url <url>] [--rate-limit <perMinute>]
   einvoice admin sme:connect --partner <partnerId> --trn <15 digits> --name <legal name>
-  einvoice admin credits:topup --sme <smeId> --amount <credits>`;
+  einvoice admin tenant:create --trn <15 digits> --name <legal name> --name-ar <Arabic legal name> --mode test|sandbox|live
+                               [--kyb approved|pending] [--status-url <url>] [--trade-license <number>]
+                               [--address-line1 <street> --city <city> --emirate <emirate>]
+  einvoice admin tenant:update --tenant <tenantId> [--mode test|sandbox|live] [--kyb approved|pending] [--status-url <url>]
+                               [--trade-license <number>] [--address-line1 <street> --city <city> --emirate <emirate>]
+  einvoice admin credits:topup --sme <smeId> | --tenant <tenantId> --amount <credits>`;
 
 /** `einvoice admin ...`: issue credentials. Prints JSON; other tools script against these names and fields. */
 export async function adminCommand(args: string[], io: CliIo): Promise<number> {
@@ -66,22 +75,66 @@ const smeConnect: Subcommand<{ partnerId: string; trn: string; name: string }> =
   run: (input) => connectSme(input),
 };
 
-/** Adds credits to an SME's balance, prints {"balance"}, and releases its blocked_no_credit invoices. */
+/** Adds credits to an SME's or a tenant's balance, prints {"balance"}, and releases its blocked_no_credit invoices. */
 const creditsTopup: Subcommand<{ owner: CreditOwner; amount: number }> = {
   flags: ['sme', 'tenant', 'amount'],
   check(f) {
-    if (f.tenant !== undefined) throw new UsageError('--tenant: tenants arrive with the Tenant API; top up a Partner SME with --sme <smeId>');
-    const smeId = required(f, 'sme');
+    if ((f.sme === undefined) === (f.tenant === undefined)) throw new UsageError('pass exactly one of --sme <smeId> or --tenant <tenantId>');
+    const owner: CreditOwner = f.sme !== undefined ? { kind: 'sme', id: required(f, 'sme') } : { kind: 'tenant', id: required(f, 'tenant') };
     const raw = required(f, 'amount');
     const amount = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
     const problem = topUpAmountProblem(amount);
     if (problem) throw new UsageError(`--amount: ${problem}, got "${raw}"`);
-    return { owner: { kind: 'sme', id: smeId }, amount };
+    return { owner, amount };
   },
   run: ({ owner, amount }) => topUp(owner, amount),
 };
 
+const TENANT_FLAGS = ['mode', 'kyb', 'status-url', 'address-line1', 'city', 'emirate', 'trade-license'];
+
+/** The tenant options shared by create and update, checked before the database is touched. */
+function tenantOptions(f: Flags): TenantChanges {
+  const mode = f.mode;
+  if (mode !== undefined && !(TENANT_MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be test, sandbox or live, got "${mode}"`);
+  const kyb = f.kyb;
+  if (kyb !== undefined && kyb !== 'approved' && kyb !== 'pending') throw new UsageError(`--kyb must be approved or pending, got "${kyb}"`);
+  const addressFlags = [f['address-line1'], f.city, f.emirate];
+  let address: PartyAddress | undefined;
+  if (addressFlags.some((v) => v !== undefined)) {
+    if (addressFlags.some((v) => !v?.trim())) throw new UsageError('the seller address needs all of --address-line1, --city and --emirate');
+    if (!emirateCode(f.emirate)) throw new UsageError(`--emirate: "${f.emirate}" is not an emirate (Abu Dhabi, Dubai, Sharjah, Ajman, Umm Al Quwain, Ras Al Khaimah, Fujairah)`);
+    address = { line1: f['address-line1']!, city: f.city!, emirate: f.emirate!, country: 'AE' };
+  }
+  return { mode: mode as TenantMode | undefined, kyb, statusUrl: f['status-url'], address, tradeLicenseNumber: f['trade-license'] };
+}
+
+/** Prints {"tenantId","clientId","clientSecret","mode","webhookSecret"}: other tools script against these names. */
+const tenantCreate: Subcommand<TenantInput> = {
+  flags: ['trn', 'name', 'name-ar', ...TENANT_FLAGS],
+  check(f) {
+    const trn = required(f, 'trn');
+    if (!/^\d{15}$/.test(trn)) throw new UsageError(`--trn must be exactly 15 digits, got "${trn}"`);
+    const options = tenantOptions(f);
+    if (!options.mode) throw new UsageError('--mode is required (test, sandbox or live)');
+    return { trn, name: required(f, 'name'), nameArabic: required(f, 'name-ar'), ...options, mode: options.mode };
+  },
+  run: (input) => createTenant(input),
+};
+
+const tenantUpdate: Subcommand<{ tenantId: string; changes: ReturnType<typeof tenantOptions> }> = {
+  flags: ['tenant', ...TENANT_FLAGS],
+  check(f) {
+    const tenantId = required(f, 'tenant');
+    const changes = tenantOptions(f);
+    if (Object.values(changes).every((v) => v === undefined)) throw new UsageError('nothing to update: pass --mode, --kyb, --status-url, --trade-license or the address flags');
+    return { tenantId, changes };
+  },
+  run: ({ tenantId, changes }) => updateTenant(tenantId, changes),
+};
+
 const SUBCOMMANDS: Record<string, Subcommand<any>> = {
+  'tenant:create': tenantCreate,
+  'tenant:update': tenantUpdate,
   'partner:create': partnerCreate,
   'partner:update': partnerUpdate,
   'sme:connect': smeConnect,

@@ -1,13 +1,10 @@
 // Delivery credits (SPEC 3.1 blocked_no_credit; DESIGN: one live delivery per pipeline run spends one, a top-up
 // releases blocked invoices). Pure: who owns a balance, what a top-up may be, how a spend is named.
 
-/**
- * Who a balance belongs to. Partner SMEs today; the Tenant API adds `{ kind: 'tenant'; id }` here, and the
- * compiler then points at every place that must learn where a tenant keeps its balance.
- */
-export type CreditOwner = { kind: 'sme'; id: string };
+/** Who a balance belongs to: a Partner API SME connection or a Tenant API tenant (live deliveries of each). */
+export type CreditOwner = { kind: 'sme'; id: string } | { kind: 'tenant'; id: string };
 export type CreditOwnerKind = CreditOwner['kind'];
-export const CREDIT_OWNER_KINDS: readonly CreditOwnerKind[] = ['sme'];
+export const CREDIT_OWNER_KINDS: readonly CreditOwnerKind[] = ['sme', 'tenant'];
 
 export const CREDIT_ENTRY_KINDS = ['topup', 'spend'] as const;
 export type CreditEntryKind = (typeof CREDIT_ENTRY_KINDS)[number];

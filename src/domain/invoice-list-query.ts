@@ -78,7 +78,7 @@ function decodeCursor(text: string): ListCursor | null {
  * Keyset pagination on (createdAt desc, _id desc): a page starts strictly after the cursor, so invoices created
  * while a client pages arrive before its first page and never shift later pages (no duplicates, no gaps).
  */
-export function listFilter(scope: { partnerId: string; smeId: string }, q: InvoiceListQuery): Record<string, unknown> {
+export function listFilter(scope: { partnerId: string | null; smeId: string }, q: InvoiceListQuery): Record<string, unknown> {
   const filter: Record<string, unknown> = { partnerId: scope.partnerId, smeId: scope.smeId };
   if (q.status?.length) filter.status = { $in: q.status };
   if (q.number !== undefined) filter.number = q.number;

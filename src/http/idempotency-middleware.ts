@@ -1,19 +1,23 @@
 import type { Context, Middleware, ParameterizedContext } from 'koa';
-import type { SmeState } from './request-state';
-import { runIdempotent, type StoredResponse } from '../services/idempotency';
+import type { SmeState, TenantState } from './request-state';
+import { runIdempotent, type ErrorRenderer, type StoredResponse } from '../services/idempotency';
 import { ServiceError } from '../domain/errors';
 import { problemResponse } from './problem';
+import { tenantErrorResponse } from './tenant-errors';
 import { hashRequest } from '../domain/request-hash';
 
 
 /** SPEC 8: 1 to 128 characters. */
 const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
 
-/** The Idempotency-Key header of a mutation; 400 when missing, empty or longer than 128 characters. */
-function requireIdempotencyKey(ctx: Context): string {
+/**
+ * The Idempotency-Key header of a mutation; 400 when missing (the Tenant API: 422 idempotency_required, SPEC 7.2),
+ * empty or longer than 128 characters.
+ */
+function requireIdempotencyKey(ctx: Context, missingStatus = 400): string {
   const key = ctx.get('Idempotency-Key').trim();
   if (!key) {
-    throw new ServiceError(400, 'idempotency_key_required', 'Idempotency-Key required', 'Send an Idempotency-Key header (1 to 128 characters, for example a UUID) with every POST; reuse it only to retry the same request.');
+    throw new ServiceError(missingStatus, missingStatus === 422 ? 'idempotency_required' : 'idempotency_key_required', 'Idempotency-Key required', 'Send an Idempotency-Key header (1 to 128 characters, for example a UUID) with every POST; reuse it only to retry the same request.');
   }
   if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
     throw new ServiceError(400, 'idempotency_key_too_long', 'Idempotency-Key too long', `The Idempotency-Key is ${key.length} characters; send at most ${IDEMPOTENCY_KEY_MAX_LENGTH} (a UUID is 36).`);
@@ -44,19 +48,50 @@ export function idempotencyScope(ctx: ParameterizedContext<Partial<SmeState>>): 
   return sme ? `partner:${partner._id}:sme:${sme._id}` : `partner:${partner._id}`;
 }
 
+/** How a surface keys and renders idempotent requests. */
+interface Surface {
+  scope(ctx: Context): string;
+  renderError: ErrorRenderer;
+  missingKeyStatus: number;
+}
+
+const PARTNER: Surface = { scope: idempotencyScope, renderError: problemResponse, missingKeyStatus: 400 };
+
+/**
+ * The Tenant API: keys are the tenant's (and its mode's: a replay never crosses modes), refusals are
+ * {code, humanMessage, meta}, and a missing key is 422 idempotency_required (SPEC 7.2).
+ */
+export const TENANT: Surface = {
+  scope(ctx) {
+    const { tenant, mode } = (ctx as ParameterizedContext<Partial<TenantState>>).state;
+    if (!tenant) throw new Error('the tenant idempotency scope needs tenantAuth first');
+    return `tenant:${tenant._id}:${mode ?? tenant.mode}`;
+  },
+  renderError: tenantErrorResponse,
+  missingKeyStatus: 422,
+};
+
+/** For Tenant routes that apply the key themselves (CSV bulk): 422 without one, else ctx.state.idempotencyKey. */
+export function tenantIdempotencyKeyRequired(): Middleware<KeyedRequest> {
+  return async (ctx, next) => {
+    ctx.state.idempotencyKey = requireIdempotencyKey(ctx, 422);
+    await next();
+  };
+}
+
 /**
  * Koa middleware for a single mutation: requires the key, binds it to method + path + canonical body, runs the rest
  * of the chain at most once and answers replays with the stored bytes and `Idempotent-Replayed: true`.
  * Mount it after authentication and body parsing.
  */
-export function idempotent(): Middleware {
+export function idempotent(surface: Surface = PARTNER): Middleware {
   return async (ctx, next) => {
-    const key = requireIdempotencyKey(ctx);
+    const key = requireIdempotencyKey(ctx, surface.missingKeyStatus);
     const result = await runIdempotent({
-      scope: idempotencyScope(ctx),
+      scope: surface.scope(ctx),
       key,
       requestHash: hashRequest(ctx.method, ctx.path, (ctx.request as { body?: unknown }).body),
-      renderError: problemResponse,
+      renderError: surface.renderError,
       execute: async () => {
         await next();
         return captureResponse(ctx);

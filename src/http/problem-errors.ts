@@ -1,11 +1,12 @@
 import type { Context, Middleware } from 'koa';
 import { ServiceError } from '../domain/errors';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problem';
+import { isTenantPath, tenantErrorBody } from './tenant-errors';
 
 /**
- * Turns every failure into application/problem+json. Client mistakes surfaced by libraries (malformed JSON,
- * body too large, wrong charset) become 4xx problems; anything else is a 500 that is logged with the request
- * id and never shows a stack trace.
+ * Turns every failure into application/problem+json, or on the Tenant API's paths into its {code, humanMessage,
+ * meta}. Client mistakes surfaced by libraries (malformed JSON, body too large, wrong charset) become 4xx
+ * errors; anything else is a 500 that is logged with the request id and never shows a stack trace.
  */
 export function problemErrors(): Middleware {
   return async (ctx, next) => {
@@ -21,8 +22,13 @@ export function problemErrors(): Middleware {
       const problem = toProblem(err, ctx);
       ctx.status = problem.status;
       for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);
-      ctx.body = problemBody(problem);
-      ctx.type = PROBLEM_CONTENT_TYPE;
+      if (isTenantPath(ctx.path)) {
+        ctx.body = tenantErrorBody(problem);
+        ctx.type = 'application/json';
+      } else {
+        ctx.body = problemBody(problem);
+        ctx.type = PROBLEM_CONTENT_TYPE;
+      }
     }
   };
 }

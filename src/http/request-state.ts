@@ -2,7 +2,8 @@
 // partnerAuth -> PartnerState, smeAuth -> SmeState, validate(...) -> Validated.
 import type Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
-import type { PartnerDoc, SmeConnectionDoc } from '../db/models';
+import type { PartnerDoc, SmeConnectionDoc, TenantDoc } from '../db/models';
+import type { TenantMode } from '../domain/tenant-invoice-types';
 
 export interface PartnerState {
   partner: PartnerDoc;
@@ -21,3 +22,14 @@ export interface Validated<B = unknown, Q = unknown> {
 export type PartnerRouter = Router<PartnerState>;
 export type SmeRouter = Router<SmeState>;
 export type SmeContext = ParameterizedContext<SmeState>;
+
+/** tenantAuth -> TenantState: the tenant, its active mode (which partitions its invoices) and the connector. */
+export interface TenantState {
+  tenant: TenantDoc;
+  mode: TenantMode;
+  /** X-Service-Source: <connector_name>/<version>, recorded on drafts; null when absent. */
+  source: string | null;
+}
+
+export type TenantRouter = Router<TenantState>;
+export type TenantContext = ParameterizedContext<TenantState>;

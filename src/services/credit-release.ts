@@ -1,6 +1,6 @@
 // After a top-up: wake the owner's invoices that wait in blocked_no_credit. Each workflow then runs its own
 // credit step, so the balance decides which resume; this only makes sure every one of them gets to try.
-import { Invoice, SmeConnection } from '../db/models';
+import { Invoice, SmeConnection, tenantNumberScope } from '../db/models';
 import type { CreditOwner } from '../domain/credits';
 import { logger } from '../logger';
 import { signalCreditsAvailable } from '../temporal/client';
@@ -15,6 +15,11 @@ async function blockedInvoiceIds(owner: CreditOwner): Promise<string[]> {
       const rows = await Invoice.find({ partnerId: sme.partnerId, smeId: owner.id, status: 'blocked_no_credit' }, { _id: 1 })
         .sort({ createdAt: 1, _id: 1 })
         .lean();
+      return rows.map((r) => r._id);
+    }
+    case 'tenant': {
+      // Live invoices only: the other modes never spend. (smeId is the tenant's live number scope.)
+      const rows = await Invoice.find({ smeId: tenantNumberScope(owner.id, 'live'), status: 'blocked_no_credit' }, { _id: 1 }).sort({ createdAt: 1, _id: 1 }).lean();
       return rows.map((r) => r._id);
     }
   }

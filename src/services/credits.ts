@@ -3,7 +3,7 @@
 // credits >= 1), which the store contract suite (test/store/) proves atomic on our FerretDB build and on
 // MongoDB: it never goes below zero. The ledger (credit_ledger) is the audit trail of every change.
 import { randomUUID } from 'node:crypto';
-import { Invoice, SmeConnection, CreditLedgerEntry, type CreditLedgerEntryDoc } from '../db/models';
+import { Invoice, SmeConnection, Tenant, CreditLedgerEntry, type CreditLedgerEntryDoc } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { spendEntryId, topUpAmountProblem, type CreditEntryKind, type CreditOwner } from '../domain/credits';
 import { ServiceError, serviceErrors } from '../domain/errors';
@@ -17,7 +17,7 @@ export type { CreditOwner };
  */
 const ABANDONED_CLAIM_MS = 60_000;
 
-/** Where an owner's balance lives. Tenants will add their own account beside the SME's. */
+/** Where an owner's balance lives: a counter on the SME connection or on the tenant. */
 interface BalanceAccount {
   /** The balance after adding `amount`; null when the owner does not exist. */
   add(amount: number): Promise<number | null>;
@@ -28,22 +28,24 @@ interface BalanceAccount {
 }
 
 function accountOf(owner: CreditOwner): BalanceAccount {
-  switch (owner.kind) {
-    case 'sme': {
-      // (no projection: FerretDB's findAndModify does not take one; the document is small)
-      const after = { returnDocument: 'after' as const };
-      const credits = (doc: { credits?: number | null } | null) => (doc ? (doc.credits ?? 0) : null);
-      return {
-        add: async (amount) => credits(await SmeConnection.findOneAndUpdate({ _id: owner.id }, { $inc: { credits: amount } }, after).lean()),
-        takeOne: async () => credits(await SmeConnection.findOneAndUpdate({ _id: owner.id, credits: { $gte: 1 } }, { $inc: { credits: -1 } }, after).lean()),
-        read: async () => credits(await SmeConnection.findById(owner.id, { credits: 1 }).lean()),
-      };
-    }
-  }
+  // (no projection: FerretDB's findAndModify does not take one; the documents are small)
+  const after = { returnDocument: 'after' as const };
+  const credits = (doc: { credits?: number | null } | null) => (doc ? (doc.credits ?? 0) : null);
+  // Both models keep `credits` on the owner's own document; the cast picks one model's static API for both.
+  const model = (owner.kind === 'sme' ? SmeConnection : Tenant) as unknown as typeof SmeConnection;
+  return {
+    add: async (amount) => credits(await model.findOneAndUpdate({ _id: owner.id }, { $inc: { credits: amount } }, after).lean()),
+    takeOne: async () => credits(await model.findOneAndUpdate({ _id: owner.id, credits: { $gte: 1 } }, { $inc: { credits: -1 } }, after).lean()),
+    read: async () => credits(await model.findById(owner.id, { credits: 1 }).lean()),
+  };
 }
 
 const unknownOwner = (owner: CreditOwner) =>
-  serviceErrors.notFound(`No SME ${owner.id.slice(0, 64)}: send the smeId that \`einvoice admin sme:connect\` printed.`);
+  serviceErrors.notFound(
+    owner.kind === 'sme'
+      ? `No SME ${owner.id.slice(0, 64)}: send the smeId that \`einvoice admin sme:connect\` printed.`
+      : `No tenant ${owner.id.slice(0, 64)}: send the tenantId that \`einvoice admin tenant:create\` printed.`,
+  );
 
 /**
  * Adds `amount` credits and then signals every blocked_no_credit invoice of the owner, oldest first; each then
@@ -103,17 +105,17 @@ async function existingClaim(_id: string): Promise<SpendOutcome> {
 }
 
 /**
- * The credit step of an invoice's pipeline: live deliveries spend one credit of the SME per run (DESIGN); test
- * mode (and later tenant sandbox) is free. ServiceError `invoice_not_found` when it was deleted.
+ * The credit step of an invoice's pipeline: live deliveries spend one credit of the SME (or tenant) per run
+ * (DESIGN); test and sandbox modes are free. ServiceError `invoice_not_found` when it was deleted.
  */
 export async function spendForDelivery({ invoiceId }: { invoiceId: string }): Promise<'free' | SpendOutcome> {
-  const inv = await Invoice.findById(invoiceId, { mode: 1, smeId: 1, run: 1, creditChargedRun: 1 }).lean();
+  const inv = await Invoice.findById(invoiceId, { mode: 1, smeId: 1, tenantId: 1, run: 1, creditChargedRun: 1 }).lean();
   if (!inv) throw new ServiceError(404, 'invoice_not_found', 'Not found', `invoice ${invoiceId} not found (deleted?)`);
   if (inv.mode !== 'live') return 'free';
   const run = inv.run ?? 1;
   // Runs charged before the ledger existed were marked on the invoice instead.
   if (inv.creditChargedRun === run) return 'already_spent';
-  return spend({ kind: 'sme', id: inv.smeId }, { invoiceId, run });
+  return spend(inv.tenantId ? { kind: 'tenant', id: inv.tenantId } : { kind: 'sme', id: inv.smeId }, { invoiceId, run });
 }
 
 export interface CreditEntryView {

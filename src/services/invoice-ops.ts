@@ -39,7 +39,8 @@ export interface StuckInvoice {
   invoiceId: string;
   number: string;
   status: string;
-  partnerId: string;
+  partnerId: string | null;
+  tenantId: string | null;
   mode: string;
   updatedAt: string;
   minutesInStatus: number;
@@ -49,7 +50,9 @@ export interface StuckInvoice {
 /** Invoices in an in-flight status (held drafts excluded) unchanged for more than `minutes`, oldest first. */
 export async function stuckInvoices(minutes: number, now = new Date()): Promise<StuckInvoice[]> {
   const before = new Date(now.getTime() - minutes * 60_000);
-  const rows = await Invoice.find({ status: { $in: IN_FLIGHT }, updatedAt: { $lt: before }, heldReason: null }, { number: 1, status: 1, partnerId: 1, mode: 1, updatedAt: 1 })
+  // A Tenant API draft rests until the tenant submits it: stuck means a Partner draft (its automatic start failed).
+  const filter = { status: { $in: IN_FLIGHT }, updatedAt: { $lt: before }, heldReason: null, $or: [{ status: { $ne: 'draft' as const } }, { tenantId: null }] };
+  const rows = await Invoice.find(filter, { number: 1, status: 1, partnerId: 1, tenantId: 1, mode: 1, updatedAt: 1 })
     .sort({ updatedAt: 1 })
     .limit(1000)
     .lean();
@@ -57,7 +60,8 @@ export async function stuckInvoices(minutes: number, now = new Date()): Promise<
     invoiceId: r._id,
     number: r.number,
     status: r.status,
-    partnerId: r.partnerId,
+    partnerId: r.partnerId ?? null,
+    tenantId: r.tenantId ?? null,
     mode: r.mode,
     updatedAt: new Date(r.updatedAt as Date).toISOString(),
     minutesInStatus: Math.floor((now.getTime() - new Date(r.updatedAt as Date).getTime()) / 60_000),

@@ -8,6 +8,7 @@ import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
 import { claimKeys, completeClaims, release, runIdempotent, storableProblem, type ErrorRenderer, type OwnRecord, type StoredResponse } from './idempotency';
 import { createInvoice, insertInvoices, launchInvoice, prepareInvoice, type InvoiceOwner, type PreparedInvoice } from './invoices-create';
+import { mapLimited } from './map-limited';
 
 export type BulkItemResult =
   | { index: number; ok: true; invoiceId: string; number: string; status: string; heldReason?: string; heldErrors?: FieldError[]; externalRef?: string }
@@ -202,14 +203,4 @@ function fromStored(index: number, stored: StoredResponse, ref: { externalRef?: 
     return { index, ok: true, invoiceId, number, status, ...(heldReason ? { heldReason, heldErrors } : {}), ...ref };
   }
   return { index, ok: false, error: { code: String(body.code ?? 'error'), message: String(body.detail ?? body.humanMessage ?? body.title ?? `status ${stored.status}`) }, ...ref };
-}
-
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i], i);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
 }

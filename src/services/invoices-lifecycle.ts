@@ -47,12 +47,25 @@ export async function deleteInvoice(scope: InvoiceScope, invoiceId: string): Pro
  */
 export async function retryInvoice(owner: InvoiceOwner, invoiceId: string): Promise<InvoiceQueued> {
   const scope = { partnerId: owner.partner._id, smeId: owner.sme._id };
-  const inv = await findOwnedInvoice<WorkflowInvoice & { heldReason?: string | null }>(scope, invoiceId, { number: 1, status: 1, sellerTrn: 1, mode: 1, partnerId: 1, heldReason: 1 });
+  return retryOwnedInvoice(scope, invoiceId, { statuses: RETRYABLE, assertConfigured: () => assertDeliveryConfigured(owner.partner), againHint: 'POST /v1/partner/invoices/{id}/retry again' });
+}
+
+/** What a surface allows a retry from, and how it tells the caller to try again. */
+export interface RetryRules {
+  statuses: readonly InvoiceStatus[];
+  /** Throws when the invoice's mode has no provider configured (checked after the state, before the budget). */
+  assertConfigured?: () => void;
+  againHint: string;
+}
+
+/** The retry of the caller's invoice (Partner and Tenant API): state rules, the hourly budget, then a new run. */
+export async function retryOwnedInvoice(scope: InvoiceScope, invoiceId: string, rules: RetryRules): Promise<InvoiceQueued> {
+  const inv = await findOwnedInvoice<WorkflowInvoice & { heldReason?: string | null }>(scope, invoiceId, { number: 1, status: 1, sellerTrn: 1, mode: 1, partnerId: 1, tenantId: 1, heldReason: 1 });
   if (inv.heldReason) {
     throw serviceErrors.conflict('invoice_held', 'A held invoice cannot be retried: DELETE it and POST a corrected body (see heldErrors).', { status: 'held', heldReason: inv.heldReason });
   }
-  if (!RETRYABLE.includes(inv.status as InvoiceStatus)) throw invalidTransition('retry', inv.status, RETRYABLE, 'Retry is for failed invoices.');
-  assertDeliveryConfigured(owner.partner);
+  if (!rules.statuses.includes(inv.status as InvoiceStatus)) throw invalidTransition('retry', inv.status, rules.statuses, 'Retry is for failed invoices.');
+  rules.assertConfigured?.();
   const budget = await consumeBudget({ bucket: `retry:${inv._id}`, ...RETRY_LIMIT });
   if (!budget.allowed) {
     throw new ServiceError(
@@ -70,7 +83,7 @@ export async function retryInvoice(owner: InvoiceOwner, invoiceId: string): Prom
     return invoiceQueued({ _id: inv._id, number: inv.number, status: 'queued' });
   } catch (err) {
     logger.error({ err, invoiceId: inv._id }, 'retry could not reach the workflow; the invoice is left as a draft');
-    const status = await demoteToDraft(inv._id, run, 'retry could not start the pipeline; POST /v1/partner/invoices/{id}/retry again');
+    const status = await demoteToDraft(inv._id, run, `retry could not start the pipeline; ${rules.againHint}`);
     return invoiceQueued({ _id: inv._id, number: inv.number, status });
   }
 }

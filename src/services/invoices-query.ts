@@ -5,8 +5,9 @@ import { encodeCursor, listFilter, LIST_SORT, type InvoiceListQuery } from '../d
 import { invoiceDetailView, invoiceStatusView, type InvoiceDetailView, type InvoiceRecord, type InvoiceStatusView } from '../domain/invoice-views';
 import { serviceErrors } from '../domain/errors';
 
+/** Whose invoices: a partner's connected SME, or a tenant in one mode (partnerId null, smeId its number scope). */
 export interface InvoiceScope {
-  partnerId: string;
+  partnerId: string | null;
   smeId: string;
 }
 

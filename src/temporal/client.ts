@@ -15,6 +15,7 @@ import {
   type AspVerdict,
   type DeliveryToStart,
   type InvoiceFacts,
+  type InvoiceMode,
   type InvoiceWorkflowInput,
 } from './contract';
 
@@ -59,7 +60,7 @@ export async function pingTemporal(): Promise<boolean> {
 // ---- Invoice workflows (id invoice-<invoiceId>) ----
 
 export interface WorkflowInvoice extends InvoiceFacts {
-  mode: 'test' | 'live' | string;
+  mode: InvoiceMode | string;
 }
 
 /**
@@ -68,13 +69,14 @@ export interface WorkflowInvoice extends InvoiceFacts {
  */
 export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reservedDelivered?: boolean; fresh?: boolean } = {}): Promise<void> {
   const cfg = config();
-  const mode = inv.mode === 'live' ? 'live' : 'test';
+  const mode: InvoiceMode = inv.mode === 'live' || inv.mode === 'sandbox' ? inv.mode : 'test';
   const input: InvoiceWorkflowInput = {
     invoiceId: inv._id,
     mode,
     ackFallbackMs: cfg.aspAckFallbackMs,
     steps: 'local',
     ackPolling: 'asp',
+    ...(inv.tenantId ? { surface: 'tenant' as const } : {}),
     ...(opts.reservedDelivered ? { reservedDelivered: true } : {}),
     ...(opts.fresh ? { fresh: true } : {}),
   };

@@ -18,9 +18,11 @@ export const InvoiceNumberKey = defineSearchAttributeKey('InvoiceNumber', Search
 export const SellerTrnKey = defineSearchAttributeKey('SellerTrn', SearchAttributeType.KEYWORD);
 export const ModeKey = defineSearchAttributeKey('Mode', SearchAttributeType.KEYWORD);
 export const PartnerIdKey = defineSearchAttributeKey('PartnerId', SearchAttributeType.KEYWORD);
-export const SEARCH_ATTRIBUTE_NAMES = [InvoiceStatusKey, InvoiceNumberKey, SellerTrnKey, ModeKey, PartnerIdKey].map((k) => k.name);
+export const TenantIdKey = defineSearchAttributeKey('TenantId', SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTE_NAMES = [InvoiceStatusKey, InvoiceNumberKey, SellerTrnKey, ModeKey, PartnerIdKey, TenantIdKey].map((k) => k.name);
 
-export type InvoiceMode = 'test' | 'live';
+/** test and live (Partner API and Tenant API), sandbox (Tenant API: the ASP's sandbox). */
+export type InvoiceMode = 'test' | 'sandbox' | 'live';
 
 // ---- The invoice workflow ----
 
@@ -37,6 +39,8 @@ export interface InvoiceWorkflowInput {
   fresh?: boolean;
   /** 'asp': poll the ASP on its schedule (see aspPollDelayMs); runs recorded before double from the first wait. */
   ackPolling?: 'asp';
+  /** 'tenant': a Tenant API invoice, whose status updates (SPEC 6.2) also announce acknowledged. */
+  surface?: 'tenant';
 }
 
 /** How a run ended; failure terminals never end a run (they wait for `retry`, then continue as new). */
@@ -47,7 +51,9 @@ export interface InvoiceFacts {
   _id: string;
   number: string;
   sellerTrn: string;
-  partnerId: string;
+  /** The partner (Partner API) or the tenant (Tenant API): exactly one is set. */
+  partnerId?: string | null;
+  tenantId?: string | null;
   status: InvoiceStatus | string;
 }
 
@@ -57,7 +63,7 @@ export function invoiceSearchAttributes(inv: InvoiceFacts, mode: InvoiceMode): S
     { key: InvoiceNumberKey, value: inv.number },
     { key: SellerTrnKey, value: inv.sellerTrn },
     { key: ModeKey, value: mode },
-    { key: PartnerIdKey, value: inv.partnerId },
+    inv.tenantId ? { key: TenantIdKey, value: inv.tenantId } : { key: PartnerIdKey, value: inv.partnerId ?? '' },
   ];
 }
 
@@ -97,7 +103,9 @@ export interface WebhookDeliveryResult {
 export interface DeliveryToStart {
   deliveryId: string;
   retryScheduleMs: number[];
-  partnerId: string;
+  partnerId: string | null;
+  /** Tenant status updates: the tenant (partnerId is null). */
+  tenantId?: string | null;
   mode: string;
   invoiceId: string;
   /** The event's status, shown in the Web UI's memo column. */
@@ -112,7 +120,7 @@ export function webhookDeliveryStart(d: DeliveryToStart) {
     memo: { invoiceId: d.invoiceId, eventStatus: d.eventStatus },
     // Support filters deliveries in the Web UI: WorkflowType = 'webhookDeliveryWorkflow' AND PartnerId = '...'
     typedSearchAttributes: [
-      { key: PartnerIdKey, value: d.partnerId },
+      d.tenantId ? { key: TenantIdKey, value: d.tenantId } : { key: PartnerIdKey, value: d.partnerId ?? '' },
       { key: ModeKey, value: d.mode },
     ] as SearchAttributePair[],
   };

@@ -1,6 +1,6 @@
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
-import { config } from '../config';
+import { config, type Config } from '../config';
 import { unavailableAsp, type AspClient } from '../provider/asp';
 import { aspHttpClient } from '../provider/asp-http-client';
 import { simulatedAsp } from '../provider/simulated-asp';
@@ -16,30 +16,32 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
 
 /**
  * The worker's dependencies: test mode's built-in ASP, which answers through the invoice workflow's signal
- * (SPEC: test mode never calls a provider); live mode's ASP over HTTP at PROVIDER_LIVE_URL, which answers
- * through signed callbacks (POST /v1/provider/callbacks) and polls.
+ * (SPEC: test mode never calls a provider); live mode's ASP over HTTP at PROVIDER_LIVE_URL and the Tenant API's
+ * sandbox at PROVIDER_SANDBOX_URL, which answer through signed callbacks (POST /v1/provider/callbacks) and polls.
  */
 function defaultActivityDeps(): ActivityDeps {
   return {
     asp: {
       test: simulatedAsp({ ackDelayMs: config().simulatedAspAckDelayMs, notify: signalAspVerdict }),
-      live: liveAsp(),
+      live: configuredAsp('PROVIDER_LIVE_URL', (cfg) => cfg.providerLiveUrl),
+      sandbox: configuredAsp('PROVIDER_SANDBOX_URL', (cfg) => cfg.providerSandboxUrl),
     },
   };
 }
 
 /**
- * PROVIDER_LIVE_URL's ASP over HTTP, resolved from the configuration at each call (one client, and so one token,
- * per URL), so a changed configuration needs no new worker. Without a URL the API refuses live submissions, and
- * a delivery that reaches here anyway is refused too.
+ * An ASP over HTTP at a configured URL, resolved from the configuration at each call (one client, and so one
+ * token, per URL), so a changed configuration needs no new worker. Without a URL the API refuses submissions in
+ * that mode, and a delivery that reaches here anyway is refused too.
  */
-function liveAsp(): AspClient {
+function configuredAsp(variable: string, urlOf: (cfg: Config) => string | null): AspClient {
   let current: { key: string; client: AspClient } | null = null;
   const resolve = (): AspClient => {
     const cfg = config();
-    if (!cfg.providerLiveUrl) return unavailableAsp('no accredited provider is configured (PROVIDER_LIVE_URL)');
-    const key = `${cfg.providerLiveUrl}\u0000${cfg.providerClientId}`;
-    if (current?.key !== key) current = { key, client: aspHttpClient({ baseUrl: cfg.providerLiveUrl, clientId: cfg.providerClientId, clientSecret: cfg.providerClientSecret }) };
+    const url = urlOf(cfg);
+    if (!url) return unavailableAsp(`no accredited provider is configured (${variable})`);
+    const key = `${url}\u0000${cfg.providerClientId}`;
+    if (current?.key !== key) current = { key, client: aspHttpClient({ baseUrl: url, clientId: cfg.providerClientId, clientSecret: cfg.providerClientSecret }) };
     return current.client;
   };
   return { submit: (doc) => resolve().submit(doc), poll: (req) => resolve().poll(req) };

@@ -1,5 +1,6 @@
-import { Invoice, Partner, WebhookDelivery, type InvoiceDoc, type PartnerDoc, type WebhookDeliveryDoc } from '../db/models';
+import { Invoice, Partner, Tenant, WebhookDelivery, type InvoiceDoc, type PartnerDoc, type TenantDoc, type WebhookDeliveryDoc } from '../db/models';
 import { STATUS_CHANGED_EVENT, lastEventOf, type EventStatus } from './event';
+import { TENANT_STATUS_UPDATE_EVENT, type TenantEventStatus } from './tenant-status-update';
 
 // Persistence of webhook delivery rows. Every write is a single-document conditional update (FerretDB has no
 // transactions), idempotent when repeated, and forward-only: delivered and exhausted rows never change again.
@@ -17,8 +18,8 @@ export class WebhookError extends Error {
 export interface NewDelivery {
   deliveryId: string;
   invoiceId: string;
-  /** Omitted for replays: the invoice's last delivered/rejected event is re-sent. */
-  event?: { status: EventStatus; reason: string | null };
+  /** Omitted for replays: the invoice's last delivered/rejected event is re-sent. (acknowledged: tenants only.) */
+  event?: { status: EventStatus | TenantEventStatus; reason: string | null };
   trigger: 'pipeline' | 'api' | 'replay';
   retryScheduleMs: number[];
   /** Only these owners may see the invoice (API callers); omitted by workflows and ops. */
@@ -30,8 +31,9 @@ export interface NewDelivery {
 export interface CreatedDelivery {
   deliveryId: string;
   retryScheduleMs: number[];
-  partnerId: string;
-  mode: 'test' | 'live';
+  partnerId: string | null;
+  tenantId: string | null;
+  mode: string;
   invoiceId: string;
   eventStatus: string;
 }
@@ -48,7 +50,8 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
   }
   const event = input.event ?? lastEventOf(invoice);
   if (!event) throw new WebhookError('no_event', `invoice ${input.invoiceId} has not reached delivered or rejected, so it has no event to send`);
-  if (invoice.partnerId !== input.partnerId) await requireWebhookUrl(invoice.partnerId);
+  if (invoice.tenantId) await requireStatusUrl(invoice.tenantId);
+  else if (invoice.partnerId !== input.partnerId) await requireWebhookUrl(invoice.partnerId ?? '');
 
   const now = new Date();
   // insert-first, not an upsert: FerretDB 1.x drops null and [] values from $setOnInsert.
@@ -56,10 +59,11 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
     await WebhookDelivery.create({
       _id: input.deliveryId,
       invoiceId: invoice._id,
-      partnerId: invoice.partnerId,
+      partnerId: invoice.partnerId ?? null,
+      tenantId: invoice.tenantId ?? null,
       smeId: invoice.smeId,
       mode: invoice.mode,
-      event: STATUS_CHANGED_EVENT,
+      event: invoice.tenantId ? TENANT_STATUS_UPDATE_EVENT : STATUS_CHANGED_EVENT,
       eventStatus: event.status,
       eventReason: event.status === 'rejected' ? event.reason : null,
       trigger: input.trigger,
@@ -77,17 +81,28 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
     if ((err as { code?: number }).code !== 11000) throw err; // a repeated call: the row exists already
   }
   const row = await WebhookDelivery.findById(input.deliveryId).lean<WebhookDeliveryDoc>();
-  return { deliveryId: input.deliveryId, retryScheduleMs: row!.retryScheduleMs, partnerId: row!.partnerId, mode: row!.mode as 'test' | 'live', invoiceId: row!.invoiceId, eventStatus: row!.eventStatus };
+  return {
+    deliveryId: input.deliveryId,
+    retryScheduleMs: row!.retryScheduleMs,
+    partnerId: row!.partnerId ?? null,
+    tenantId: row!.tenantId ?? null,
+    mode: row!.mode,
+    invoiceId: row!.invoiceId,
+    eventStatus: row!.eventStatus,
+  };
 }
 
 export interface AttemptTarget {
   url: string | null;
   secret: string;
+  /** The URL policy to apply: live refuses private addresses; test and sandbox allow them. */
   mode: 'test' | 'live';
-  partnerId: string;
+  partnerId: string | null;
   invoiceId: string;
-  eventStatus: EventStatus;
+  eventStatus: EventStatus | TenantEventStatus;
   eventReason: string | null;
+  /** A Tenant status update: what its body needs besides the event (read at send time). */
+  tenant?: { invoiceNumber: string; ackRef: string | null };
 }
 
 /**
@@ -102,16 +117,22 @@ export async function beginAttempt(deliveryId: string, attempt: number): Promise
     { returnDocument: 'after' },
   ).lean<WebhookDeliveryDoc>();
   if (!row) return null;
-  const partner = await Partner.findById(row.partnerId).lean<PartnerDoc>();
-  return {
-    url: partner?.webhookUrl ?? null,
-    secret: partner?.webhookSecret ?? '',
-    mode: row.mode as 'test' | 'live',
-    partnerId: row.partnerId,
+  const event = {
+    mode: row.mode === 'live' ? ('live' as const) : ('test' as const),
+    partnerId: row.partnerId ?? null,
     invoiceId: row.invoiceId,
-    eventStatus: row.eventStatus as EventStatus,
+    eventStatus: row.eventStatus as EventStatus | TenantEventStatus,
     eventReason: row.eventReason ?? null,
   };
+  if (row.tenantId) {
+    const [tenant, invoice] = await Promise.all([
+      Tenant.findById(row.tenantId, { statusUrl: 1, webhookSecret: 1 }).lean<TenantDoc>(),
+      Invoice.findById(row.invoiceId, { number: 1, ackRef: 1 }).lean<InvoiceDoc>(),
+    ]);
+    return { ...event, url: tenant?.statusUrl ?? null, secret: tenant?.webhookSecret ?? '', tenant: { invoiceNumber: invoice?.number ?? '', ackRef: invoice?.ackRef ?? null } };
+  }
+  const partner = await Partner.findById(row.partnerId).lean<PartnerDoc>();
+  return { ...event, url: partner?.webhookUrl ?? null, secret: partner?.webhookSecret ?? '' };
 }
 
 export interface AttemptOutcome {
@@ -154,6 +175,11 @@ export async function recordAttempt(deliveryId: string, o: AttemptOutcome): Prom
 /** Every row of an invoice, newest first. */
 export function deliveriesOf(invoiceId: string): Promise<WebhookDeliveryDoc[]> {
   return WebhookDelivery.find({ invoiceId }).sort({ createdAt: -1, _id: -1 }).lean<WebhookDeliveryDoc[]>().exec();
+}
+
+async function requireStatusUrl(tenantId: string): Promise<void> {
+  const tenant = await Tenant.findById(tenantId, { statusUrl: 1 }).lean<Pick<TenantDoc, 'statusUrl'>>();
+  if (!tenant?.statusUrl) throw new WebhookError('webhook_url_not_configured', `tenant ${tenantId} has no status URL registered`);
 }
 
 async function requireWebhookUrl(partnerId: string): Promise<void> {

@@ -21,14 +21,14 @@ describe('einvoice admin credits:topup', function () {
     ]);
   });
 
-  it('usage errors exit 2 with one line: no --sme, a bad --amount, --tenant (not yet)', async () => {
+  it('usage errors exit 2 with one line: no owner, both owners, a bad --amount', async () => {
     const cases: [string[], RegExp][] = [
-      [['--amount', '5'], /--sme is required/],
+      [['--amount', '5'], /pass exactly one of --sme <smeId> or --tenant <tenantId>/],
+      [['--sme', 'x', '--tenant', 't1', '--amount', '5'], /pass exactly one of/],
       [['--sme', 'x'], /--amount is required/],
       [['--sme', 'x', '--amount', '0'], /--amount: amount must be a whole number of credits from 1 to 1000000, got "0"/],
       [['--sme', 'x', '--amount', '2.5'], /got "2.5"/],
       [['--sme', 'x', '--amount', 'lots'], /got "lots"/],
-      [['--tenant', 't1', '--amount', '5'], /tenants arrive with the Tenant API/],
     ];
     for (const [args, message] of cases) {
       const res = await einvoice('admin', 'credits:topup', ...args);

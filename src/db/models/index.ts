@@ -1,6 +1,6 @@
 export { Partner, type PartnerDoc } from './partner';
 export { SmeConnection, type SmeConnectionDoc } from './sme-connection';
-export { Invoice, INVOICE_STATUSES, type InvoiceDoc, type InvoiceStatus } from './invoice';
+export { Invoice, INVOICE_STATUSES, tenantNumberScope, type InvoiceDoc, type InvoiceStatus } from './invoice';
 export { IdempotencyRecord, type IdempotencyRecordDoc } from './idempotency-record';
 export { WebhookDelivery, WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryDoc, type WebhookDeliveryStatus } from './webhook-delivery';
 export { RateLimitWindow, type RateLimitWindowDoc } from './rate-limit-window';
@@ -9,3 +9,4 @@ export { TrnCache, type TrnCacheDoc } from './trn-cache';
 export { InvoiceDocument, type InvoiceDocumentDoc } from './invoice-document';
 export { AspSubmission, type AspSubmissionDoc } from './asp-submission';
 export { CreditLedgerEntry, type CreditLedgerEntryDoc } from './credit-ledger-entry';
+export { Tenant, type TenantDoc } from './tenant';

@@ -17,9 +17,13 @@ const historyEntrySchema = new Schema(
 const invoiceSchema = new Schema(
   {
     _id: { type: String, required: true }, // invoiceId (uuid)
-    partnerId: { type: String, required: true },
+    // Partner API: the partner and its connected SME. Tenant API: partnerId is null, tenantId the tenant, and smeId
+    // the tenant's number scope `tenant:<tenantId>:<mode>` with issueYear 0 (see tenantNumberScope), so the one
+    // unique index below also gives "number unique per tenant and mode" (SPEC 2.2; FerretDB has no partial indexes).
+    partnerId: { type: String, default: null },
     smeId: { type: String, required: true },
-    mode: { type: String, enum: ['test', 'live'], required: true },
+    tenantId: { type: String, default: null },
+    mode: { type: String, enum: ['test', 'sandbox', 'live'], required: true },
     number: { type: String, required: true },
     issueYear: { type: Number, required: true },
     issueDate: { type: String, required: true },
@@ -39,6 +43,12 @@ const invoiceSchema = new Schema(
     aspSubmissionId: { type: String, default: null },
     /** The authority's acknowledgement reference, once the ASP reports the invoice (also in its evidence). */
     ackRef: { type: String, default: null },
+    /** Tenant API: the X-Service-Source header of the create call (which connector sent it). */
+    source: { type: String, default: null },
+    /** Tenant API: the invoice type as the tenant sent it (sale, purchase, credit_note, debit_note). */
+    tenantInvoiceType: { type: String, default: null },
+    /** Tenant API: the body as the tenant sent it (either payload shape), kept beside the mapped `body`. */
+    tenantInput: { type: Schema.Types.Mixed, default: null },
     /** Pipeline run whose delivery credit is charged (live mode), so a retried activity charges once. */
     creditChargedRun: { type: Number, default: null },
   },
@@ -47,8 +57,15 @@ const invoiceSchema = new Schema(
 // "Unique per SME per year" (SPEC 2.1) is enforced by the database, so concurrent creates cannot both win.
 invoiceSchema.index({ smeId: 1, issueYear: 1, number: 1 }, { unique: true });
 invoiceSchema.index({ partnerId: 1, smeId: 1, createdAt: -1, _id: -1 });
+// Tenant lists: one tenant's invoices of one mode, newest first (smeId is the tenant's number scope).
+invoiceSchema.index({ smeId: 1, createdAt: -1, _id: -1 });
 // `einvoice ops stuck`: non-terminal invoices by age.
 invoiceSchema.index({ status: 1, updatedAt: 1 });
+
+/** The number scope of a tenant's invoices in one mode (stored in smeId, with issueYear 0). */
+export function tenantNumberScope(tenantId: string, mode: string): string {
+  return `tenant:${tenantId}:${mode}`;
+}
 
 export type InvoiceDoc = InferSchemaType<typeof invoiceSchema> & { _id: string };
 export const Invoice = model('Invoice', invoiceSchema, 'invoices');

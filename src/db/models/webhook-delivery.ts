@@ -17,7 +17,8 @@ const attemptSchema = new Schema(
 );
 
 /**
- * One delivery of one invoice.status_changed event to the partner's webhook URL (SPEC 2.1 WebhookDelivery).
+ * One delivery of one invoice.status_changed event to the partner's webhook URL (SPEC 2.1 WebhookDelivery), or of
+ * one Tenant status update to the tenant's status URL (SPEC 6.2).
  * A replay is a new row; rows are never deleted, so the history of every attempt stays auditable.
  * Status: pending (not yet attempted, or an attempt in flight) -> failed (an attempt failed, another is
  * scheduled) -> pending ... -> delivered | exhausted (terminal, never left).
@@ -26,11 +27,13 @@ const webhookDeliverySchema = new Schema(
   {
     _id: { type: String, required: true }, // deliveryId (uuid)
     invoiceId: { type: String, required: true },
-    partnerId: { type: String, required: true },
+    // Partner API rows name the partner; Tenant API rows (status updates, SPEC 6.2) the tenant.
+    partnerId: { type: String, default: null },
+    tenantId: { type: String, default: null },
     smeId: { type: String, required: true },
-    mode: { type: String, enum: ['test', 'live'], required: true },
-    event: { type: String, required: true }, // invoice.status_changed
-    eventStatus: { type: String, enum: ['delivered', 'rejected'], required: true },
+    mode: { type: String, enum: ['test', 'sandbox', 'live'], required: true },
+    event: { type: String, required: true }, // invoice.status_changed, or tenant.status_update
+    eventStatus: { type: String, enum: ['delivered', 'acknowledged', 'rejected'], required: true },
     eventReason: { type: String, default: null },
     trigger: { type: String, enum: ['pipeline', 'api', 'replay'], required: true },
     status: { type: String, enum: WEBHOOK_DELIVERY_STATUSES, required: true },

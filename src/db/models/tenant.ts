@@ -1,0 +1,37 @@
+import { Schema, model, type InferSchemaType } from 'mongoose';
+import { TENANT_MODES } from '../../domain/tenant-invoice-types';
+
+const addressSchema = new Schema(
+  { line1: String, line2: String, city: String, emirate: String, postalCode: String, country: String },
+  { _id: false },
+);
+
+/**
+ * A Tenant API account: one seller, one TRN (SPEC 1), one active mode. The client secret is stored as a SHA-256
+ * hash; the webhook secret signs status updates (HMAC), so it is kept.
+ */
+const tenantSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // tenantId (uuid)
+    trn: { type: String, required: true, unique: true },
+    legalName: { type: String, required: true },
+    legalNameArabic: { type: String, required: true },
+    /** The seller address rendered on every invoice (PINT-AE needs street, city and emirate). */
+    address: { type: addressSchema, default: null },
+    /** The seller's legal registration (PINT-AE ibr-150-ae needs one on every invoice). */
+    tradeLicenseNumber: { type: String, default: null },
+    mode: { type: String, enum: TENANT_MODES, required: true },
+    /** Compliance (know your business): only approved tenants may call the API (403 kyb_required). */
+    kyb: { type: String, enum: ['approved', 'pending'], required: true },
+    statusUrl: { type: String, default: null },
+    clientId: { type: String, required: true, unique: true },
+    clientSecretHash: { type: String, required: true },
+    webhookSecret: { type: String, required: true },
+    /** Delivery credits of live mode (services/credits.ts). */
+    credits: { type: Number, default: 0 },
+  },
+  { timestamps: true, versionKey: false },
+);
+
+export type TenantDoc = InferSchemaType<typeof tenantSchema> & { _id: string };
+export const Tenant = model('Tenant', tenantSchema, 'tenants');

@@ -1,0 +1,176 @@
+// The Tenant API's invoices (SPEC 4.2): drafts that a separate submit moves into the same pipeline as the Partner
+// API's, partitioned per tenant and mode (SPEC 1): every read and write is scoped to the tenant's active mode.
+import { randomUUID } from 'node:crypto';
+import { config } from '../config';
+import { Invoice, tenantNumberScope, type TenantDoc } from '../db/models';
+import { isDuplicateKeyError } from '../db/duplicate-key';
+import { ServiceError, serviceErrors } from '../domain/errors';
+import type { InvoiceListQuery } from '../domain/invoice-list-query';
+import { encodeCursor, listFilter, LIST_SORT } from '../domain/invoice-list-query';
+import { preSubmitCheck } from '../domain/pre-submit';
+import { readTenantInvoice } from '../domain/tenant-invoice-input';
+import type { TenantDraft, TenantMode } from '../domain/tenant-invoice-types';
+import { tenantDraftView, tenantInvoiceView, type TenantDraftView, type TenantInvoiceRecord, type TenantInvoiceView } from '../domain/tenant-invoice-views';
+import { logger } from '../logger';
+import { startInvoiceWorkflow } from '../temporal/client';
+import { advanceInvoiceStatus, demoteToDraft, StatusChangeError } from './invoice-status-writer';
+import { findOwnedInvoice, type InvoiceScope } from './invoices-query';
+import { retryOwnedInvoice } from './invoices-lifecycle';
+import { mapLimited } from './map-limited';
+import { tenantRegistration } from './tenants';
+
+/** Who calls: the tenant, the mode its invoices live in, and the connector (X-Service-Source). */
+export interface TenantCaller {
+  tenant: TenantDoc;
+  mode: TenantMode;
+  source: string | null;
+}
+
+/** SPEC 8: ids per submit call. */
+export const MAX_SUBMIT_IDS = 200;
+/** Workflow starts in flight at once for one submit call. */
+const START_CONCURRENCY = 16;
+
+export function tenantScope(caller: TenantCaller): InvoiceScope {
+  return { partnerId: null, smeId: tenantNumberScope(caller.tenant._id, caller.mode) };
+}
+
+/**
+ * The mode a POST writes to: the tenant's active mode. `?mode=` may only name it (SPEC 4.2): live data while the
+ * tenant is in a sandbox mode, or the other way round, is 409 invoice_mode_mismatch, so nothing lands where the
+ * tenant cannot see it.
+ */
+export function requestedMode(tenant: TenantDoc, asked: string | undefined): TenantMode {
+  const active = tenant.mode as TenantMode;
+  if (asked !== undefined && asked !== active) {
+    throw serviceErrors.conflict('invoice_mode_mismatch', `This tenant is in ${active} mode; ${asked} invoices are refused. Send ?mode=${active} (or none), or ask us to switch the tenant to ${asked}.`, { mode: active, requested: asked });
+  }
+  return active;
+}
+
+/** SPEC 1: live needs the accredited provider, sandbox its sandbox; without one nothing is stored (DESIGN). */
+export function assertTenantDeliveryConfigured(mode: TenantMode): void {
+  const cfg = config();
+  const missing = mode === 'live' && !cfg.providerLiveUrl ? 'PROVIDER_LIVE_URL' : mode === 'sandbox' && !cfg.providerSandboxUrl ? 'PROVIDER_SANDBOX_URL' : null;
+  if (missing) {
+    throw new ServiceError(503, 'provider_not_configured', 'Provider not configured', `${mode} submissions are refused: this installation has no provider configured for ${mode} (${missing}). Nothing was stored; try again once it is configured.`);
+  }
+}
+
+/**
+ * Reads a body (either payload shape), or throws the SPEC 7.2 refusal: 400 with its code and every finding,
+ * 403 when the invoice's TRN is not the tenant's, 422 when PINT-AE's rules would refuse it (errors[]).
+ */
+export function readDraft(caller: TenantCaller, input: unknown): TenantDraft {
+  const read = readTenantInvoice(input, tenantRegistration(caller.tenant));
+  if ('refusal' in read) {
+    const { code, errors } = read.refusal;
+    throw new ServiceError(400, code, 'Invalid request', `${errors[0]?.message ?? 'The body was refused'}${errors.length > 1 ? ` (and ${errors.length - 1} more; see errors)` : ''}`, { errors });
+  }
+  const { draft } = read;
+  if (draft.body.trn !== caller.tenant.trn) {
+    const path = draft.body.invoiceType === 'purchase' ? 'buyer.trn' : 'seller.trn';
+    throw new ServiceError(403, 'trn_mismatch', 'Forbidden', `${path} ${draft.body.trn} is not the TRN this tenant is registered with (${caller.tenant.trn}); one tenant is one TRN.`, { path });
+  }
+  const held = preSubmitCheck(draft.body);
+  if (held) {
+    throw new ServiceError(422, 'pint_ae_validation_failed', 'Unprocessable', `PINT-AE would refuse this invoice: ${held.heldErrors[0]?.message ?? held.heldReason}${held.heldErrors.length > 1 ? ` (and ${held.heldErrors.length - 1} more; see errors)` : ''}`, { errors: held.heldErrors });
+  }
+  return draft;
+}
+
+/** The invoice document of a new draft. */
+export function draftDocument(caller: TenantCaller, draft: TenantDraft, input: unknown, now = new Date()): Record<string, unknown> & { _id: string } {
+  return {
+    _id: randomUUID(),
+    partnerId: null,
+    tenantId: caller.tenant._id,
+    smeId: tenantNumberScope(caller.tenant._id, caller.mode),
+    mode: caller.mode,
+    number: draft.number,
+    issueYear: 0, // tenant numbers are unique per tenant and mode, whatever the year (SPEC 2.2)
+    issueDate: draft.body.issueDate,
+    sellerTrn: draft.body.seller?.trn ?? caller.tenant.trn,
+    status: 'draft',
+    history: [{ status: 'draft', at: now, reason: null, run: 1 }],
+    body: draft.body,
+    tenantInput: input,
+    tenantInvoiceType: draft.invoiceType,
+    source: caller.source,
+  };
+}
+
+export function duplicateNumber(caller: TenantCaller, number: string, existing?: { _id: string; status: string } | null): ServiceError {
+  return serviceErrors.conflict(
+    'invoice_number_duplicate',
+    `Invoice number ${number} is already used by this tenant in ${caller.mode} mode; numbers are unique per tenant and mode.`,
+    { number, ...(existing ? { invoiceId: existing._id, status: existing.status } : {}) },
+  );
+}
+
+/** POST /v1/invoices: stores a draft; nothing is sent to the authority until it is submitted. */
+export async function createDraft(caller: TenantCaller, input: unknown): Promise<TenantDraftView> {
+  const draft = readDraft(caller, input);
+  const doc = draftDocument(caller, draft, input);
+  try {
+    await Invoice.create(doc);
+  } catch (err) {
+    if (!isDuplicateKeyError(err)) throw err;
+    const existing = await Invoice.findOne({ smeId: tenantNumberScope(caller.tenant._id, caller.mode), issueYear: 0, number: draft.number }, { _id: 1, status: 1 }).lean();
+    throw duplicateNumber(caller, draft.number, existing);
+  }
+  return tenantDraftView(doc as unknown as TenantInvoiceRecord);
+}
+
+/**
+ * POST /v1/invoices/submit: each of the caller's drafts moves to queued and its workflow starts. Ids that are not
+ * a draft of the caller (already submitted, unknown, another tenant's or mode's) are skipped silently (SPEC 3.1).
+ * A start that fails leaves that invoice a draft, to be submitted again; it is not counted.
+ */
+export async function submitDrafts(caller: TenantCaller, ids: string[]): Promise<{ submitted: number; ids: string[] }> {
+  assertTenantDeliveryConfigured(caller.mode);
+  const scope = tenantScope(caller);
+  const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
+  const drafts = await Invoice.find({ _id: { $in: unique }, partnerId: null, smeId: scope.smeId, status: 'draft' }, { _id: 1, number: 1, sellerTrn: 1, mode: 1, tenantId: 1 }).lean();
+  const started = await mapLimited(drafts, START_CONCURRENCY, async (inv) => {
+    try {
+      const moved = await advanceInvoiceStatus({ invoiceId: inv._id, to: 'queued', reason: null, expected: { status: 'draft', run: 1 } });
+      if (!moved.changed) return null;
+    } catch (err) {
+      if (err instanceof StatusChangeError) return null; // submitted or deleted concurrently: skipped
+      throw err;
+    }
+    try {
+      await startInvoiceWorkflow({ _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, status: 'queued' }, { fresh: true });
+      return inv._id;
+    } catch (err) {
+      logger.error({ err, invoiceId: inv._id }, 'submit could not start the pipeline; the invoice is left as a draft');
+      await demoteToDraft(inv._id, 1, 'submit could not start the pipeline; submit it again');
+      return null;
+    }
+  });
+  const submitted = started.filter((id): id is string => id !== null);
+  return { submitted: submitted.length, ids: submitted };
+}
+
+export async function getTenantInvoice(caller: TenantCaller, invoiceId: string): Promise<TenantInvoiceView> {
+  return tenantInvoiceView(await findOwnedInvoice<TenantInvoiceRecord>(tenantScope(caller), invoiceId, { tenantInput: 0 }));
+}
+
+export async function listTenantInvoices(caller: TenantCaller, q: InvoiceListQuery): Promise<{ data: TenantDraftView[]; nextCursor: string | null }> {
+  const rows = await Invoice.find(listFilter(tenantScope(caller), q), { tenantInput: 0, history: 0 })
+    .sort(LIST_SORT)
+    .limit(q.limit + 1)
+    .lean<TenantInvoiceRecord[]>();
+  const page = rows.slice(0, q.limit);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > q.limit && last ? encodeCursor({ createdAt: new Date(last.createdAt!), id: last._id }) : null;
+  return { data: page.map(tenantDraftView), nextCursor };
+}
+
+/** POST /v1/invoices/{id}/retry: a rejected or blocked invoice starts a new pipeline run (3 an hour, SPEC 8). */
+export async function retryTenantInvoice(caller: TenantCaller, invoiceId: string): Promise<TenantInvoiceView> {
+  const scope = tenantScope(caller);
+  await retryOwnedInvoice(scope, invoiceId, { statuses: ['rejected', 'blocked_no_credit'], assertConfigured: () => assertTenantDeliveryConfigured(caller.mode), againHint: 'POST /v1/invoices/submit with its id' });
+  return getTenantInvoice(caller, invoiceId);
+}
