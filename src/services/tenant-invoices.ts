@@ -132,25 +132,40 @@ export async function submitDrafts(caller: TenantCaller, ids: string[]): Promise
   const scope = tenantScope(caller);
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
   const drafts = await Invoice.find({ _id: { $in: unique }, partnerId: null, smeId: scope.smeId, status: 'draft' }, { _id: 1, number: 1, sellerTrn: 1, mode: 1, tenantId: 1 }).lean();
-  const started = await mapLimited(drafts, START_CONCURRENCY, async (inv) => {
-    try {
-      const moved = await advanceInvoiceStatus({ invoiceId: inv._id, to: 'queued', reason: null, expected: { status: 'draft', run: 1 } });
-      if (!moved.changed) return null;
-    } catch (err) {
-      if (err instanceof StatusChangeError) return null; // submitted or deleted concurrently: skipped
-      throw err;
-    }
-    try {
-      await startInvoiceWorkflow({ _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, status: 'queued' }, { fresh: true });
-      return inv._id;
-    } catch (err) {
-      logger.error({ err, invoiceId: inv._id }, 'submit could not start the pipeline; the invoice is left as a draft');
-      await demoteToDraft(inv._id, 1, 'submit could not start the pipeline; submit it again');
-      return null;
-    }
-  });
+  const started = await mapLimited(drafts, START_CONCURRENCY, async (inv) => ((await submitDraft(inv)) ? inv._id : null));
   const submitted = started.filter((id): id is string => id !== null);
   return { submitted: submitted.length, ids: submitted };
+}
+
+/** The facts of a stored draft that its submission needs. */
+export interface DraftToSubmit {
+  _id: string;
+  number: string;
+  sellerTrn: string;
+  mode: string;
+  tenantId?: string | null;
+}
+
+/**
+ * draft -> queued, then the workflow starts. False when another call moved it first (or it was deleted), or when
+ * the start failed: the invoice is then a draft again, to be submitted again.
+ */
+export async function submitDraft(inv: DraftToSubmit): Promise<boolean> {
+  try {
+    const moved = await advanceInvoiceStatus({ invoiceId: inv._id, to: 'queued', reason: null, expected: { status: 'draft', run: 1 } });
+    if (!moved.changed) return false;
+  } catch (err) {
+    if (err instanceof StatusChangeError) return false; // submitted or deleted concurrently: skipped
+    throw err;
+  }
+  try {
+    await startInvoiceWorkflow({ _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, status: 'queued' }, { fresh: true });
+    return true;
+  } catch (err) {
+    logger.error({ err, invoiceId: inv._id }, 'submit could not start the pipeline; the invoice is left as a draft');
+    await demoteToDraft(inv._id, 1, 'submit could not start the pipeline; submit it again');
+    return false;
+  }
 }
 
 export async function getTenantInvoice(caller: TenantCaller, invoiceId: string): Promise<TenantInvoiceView> {
