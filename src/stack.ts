@@ -9,6 +9,7 @@ import { waitUntil } from '../scripts/infra/net';
 import { connectMongo, disconnectMongo } from './db/connection';
 import { seedOnce, type SeedCredentials } from './dev/seed';
 import { createAspSimulator, type AspSimulator } from './provider/simulator';
+import { startStatusReceiver } from './dev/status-receiver';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     console.log('\nStopping...');
     await Promise.all(children.map((c) => stopChild(c)));
     await sandbox.stop();
+    await statusReceiver.stop();
     await infra.stop();
     process.exit(code);
   };
@@ -47,8 +49,16 @@ async function main(): Promise<void> {
     PROVIDER_CLIENT_SECRET: process.env.PROVIDER_CLIENT_SECRET || SANDBOX.clientSecret,
     PROVIDER_CALLBACK_SECRET: process.env.PROVIDER_CALLBACK_SECRET || SANDBOX.callbackSecret,
   };
+  // The seeded tenant's status URL: prints each status update it receives, with its signature checked.
+  let tenantSecret: string | null = null;
+  const statusReceiver = await startStatusReceiver({
+    port: Number(process.env.STATUS_RECEIVER_PORT || 0),
+    secret: () => tenantSecret,
+    print: (line) => process.stdout.write(`[status-update] ${line}\n`),
+  });
   await connectMongo(infra.mongo.uri);
-  const creds = await seedOnce(DATA_DIR);
+  const creds = await seedOnce(DATA_DIR, { statusUrl: statusReceiver.url });
+  tenantSecret = creds.tenant?.webhookSecret ?? null;
   await disconnectMongo();
 
   for (const [name, entry] of [['worker', 'src/worker.ts'], ['api', 'src/server.ts']] as const) {
@@ -108,8 +118,24 @@ Test partner (mode test), seeded once and kept in .data/seed-credentials.json:
 Try:
   curl -s ${base}/v1/partner/ping ${auth}
   curl -s ${base}/v1/partner/whoami ${auth}
-
+${tenantWelcome(base, c)}
 Ctrl-C stops everything this command started.`);
+}
+
+function tenantWelcome(base: string, c: SeedCredentials): string {
+  const t = c.tenant;
+  if (!t) return '';
+  return `
+Sandbox tenant (Tenant API, mode ${t.mode}; status updates print below as [status-update]):
+  tenantId        ${t.tenantId}
+  TRN             ${t.trn}
+  clientId        ${t.clientId}
+  clientSecret    ${t.clientSecret}
+  webhook secret  ${t.webhookSecret}
+
+Get a token (valid 1 h), then follow the README's Tenant walk-through:
+  curl -s ${base}/v1/auth/token -H 'Content-Type: application/json' -d '{"clientId":"${t.clientId}","clientSecret":"${t.clientSecret}"}'
+`;
 }
 
 main().catch((err) => {

@@ -1,0 +1,141 @@
+// The Tenant API's CSV bulk import (SPEC 4.2): each invoice of the file (its lines grouped by number) is read like
+// a POST /v1/invoices body and stored as a draft. A number that is already a draft of this tenant and mode is
+// updated (upsert); one already submitted is refused for its rows. Bad rows are reported per row and never undo
+// the good ones. Writes are batched: one read of the existing numbers, one insert of the new drafts, one bulk
+// update of the replaced ones.
+import { Invoice, tenantNumberScope } from '../db/models';
+import { isDuplicateKeyError } from '../db/duplicate-key';
+import { insertEach } from '../db/insert-each';
+import { ServiceError } from '../domain/errors';
+import type { FieldError } from '../domain/invoice-types';
+import type { RowError, TenantCsvInvoice, CsvLocation } from '../domain/tenant-csv';
+import type { TenantDraft } from '../domain/tenant-invoice-types';
+import { readDraft, draftDocument, type TenantCaller } from './tenant-invoices';
+
+/** What the import did with one invoice of the file. */
+export interface CsvInvoiceResult {
+  number: string;
+  /** The CSV rows (line numbers, header = 1) the invoice came from. */
+  rows: number[];
+  status: 'created' | 'updated' | 'rejected';
+  /** The draft's id (created or updated). */
+  id?: string;
+}
+
+/** The per-row report (SPEC 4.2 leaves its format open; docs/decisions.md). */
+export interface CsvImportReport {
+  mode: string;
+  skipErrors: boolean;
+  invoices: { received: number; created: number; updated: number; rejected: number };
+  results: CsvInvoiceResult[];
+  /** One entry per problem, each naming its row, the invoice number, the column, a code and what to send instead. */
+  errors: RowError[];
+}
+
+export interface ParsedCsv {
+  invoices: TenantCsvInvoice[];
+  rejected: { number: string; rows: number[] }[];
+  rowErrors: RowError[];
+  locate(number: string, path: string): CsvLocation | undefined;
+}
+
+interface ReadInvoice {
+  csv: TenantCsvInvoice;
+  draft: TenantDraft;
+}
+
+/**
+ * Imports the parsed file. skipErrors true: the good invoices are stored and the bad ones reported. skipErrors
+ * false (the default): the whole file is checked first, and if any row is bad nothing is stored (422 with the
+ * report), so a partial import never happens by surprise.
+ */
+export async function importCsv(caller: TenantCaller, parsed: ParsedCsv, opts: { skipErrors: boolean }): Promise<CsvImportReport> {
+  const errors: RowError[] = [...parsed.rowErrors];
+  const results: CsvInvoiceResult[] = parsed.rejected.map((r) => ({ number: r.number, rows: r.rows, status: 'rejected' }));
+  const good: ReadInvoice[] = [];
+  for (const csv of parsed.invoices) {
+    const problems = readProblems(caller, csv, parsed);
+    if ('draft' in problems) good.push({ csv, draft: problems.draft });
+    else {
+      errors.push(...problems.errors);
+      results.push({ number: csv.number, rows: csv.rows, status: 'rejected' });
+    }
+  }
+  const report = (): CsvImportReport => ({
+    mode: caller.mode,
+    skipErrors: opts.skipErrors,
+    invoices: {
+      received: parsed.invoices.length + parsed.rejected.length,
+      created: results.filter((r) => r.status === 'created').length,
+      updated: results.filter((r) => r.status === 'updated').length,
+      rejected: results.filter((r) => r.status === 'rejected').length,
+    },
+    results: results.sort((a, b) => a.rows[0] - b.rows[0]),
+    errors: errors.sort((a, b) => a.row - b.row),
+  });
+  if (errors.length && !opts.skipErrors) {
+    throw new ServiceError(422, 'bulk_rows_invalid', 'Unprocessable', `${errors.length} problem(s) in the file; nothing was imported. Fix the rows listed in errors, or send options {"skipErrors": true} to import the good invoices and skip the bad ones.`, { report: report(), errors: report().errors });
+  }
+  await store(caller, good, results, errors);
+  return report();
+}
+
+/** The invoice read like a JSON body, or its problems as row errors. */
+function readProblems(caller: TenantCaller, csv: TenantCsvInvoice, parsed: ParsedCsv): { draft: TenantDraft } | { errors: RowError[] } {
+  try {
+    return { draft: readDraft(caller, csv.input) };
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err;
+    const found = (err.meta?.errors as FieldError[] | undefined) ?? [{ code: err.code, path: String(err.meta?.path ?? ''), message: err.detail ?? err.title }];
+    return {
+      errors: found.map((f) => {
+        const at = parsed.locate(csv.number, f.path);
+        return { row: at?.row ?? csv.rows[0], invoiceNumber: csv.number, column: at?.column ?? null, code: f.code === 'validation_failed' ? 'invalid_body' : f.code, message: f.message };
+      }),
+    };
+  }
+}
+
+/** Inserts the new numbers and replaces drafts of numbers already stored; a submitted number is refused. */
+async function store(caller: TenantCaller, good: ReadInvoice[], results: CsvInvoiceResult[], errors: RowError[]): Promise<void> {
+  const scope = tenantNumberScope(caller.tenant._id, caller.mode);
+  const existing = new Map<string, { _id: string; status: string }>();
+  for (const row of await Invoice.find({ smeId: scope, issueYear: 0, number: { $in: good.map((g) => g.draft.number) } }, { _id: 1, number: 1, status: 1 }).lean()) {
+    existing.set(row.number, { _id: row._id, status: row.status });
+  }
+  const refuse = (g: ReadInvoice, status: string) => {
+    errors.push({ row: g.csv.rows[0], invoiceNumber: g.csv.number, column: 'number', code: 'invoice_already_submitted', message: `Invoice ${g.csv.number} is already ${status}; only drafts can be replaced. Issue a credit note to correct it, or use a new number.` });
+    results.push({ number: g.csv.number, rows: g.csv.rows, status: 'rejected' });
+  };
+
+  const fresh = good.filter((g) => !existing.has(g.draft.number));
+  const docs = fresh.map((g) => draftDocument(caller, g.draft, g.csv.input));
+  const refused = await insertEach(Invoice, docs);
+  fresh.forEach((g, i) => {
+    if (refused[i] === null) results.push({ number: g.csv.number, rows: g.csv.rows, status: 'created', id: docs[i]._id });
+    else if (isDuplicateKeyError(refused[i])) refuse(g, 'stored by another request'); // a concurrent create won the number
+    else throw refused[i];
+  });
+
+  const replaced = good.filter((g) => existing.has(g.draft.number));
+  for (const g of replaced.filter((g) => existing.get(g.draft.number)!.status !== 'draft')) refuse(g, existing.get(g.draft.number)!.status);
+  const drafts = replaced.filter((g) => existing.get(g.draft.number)!.status === 'draft');
+  if (!drafts.length) return;
+  // Conditional on still being a draft: a submit racing the import wins, and the import then refuses that number.
+  const ops = drafts.map((g) => {
+    const doc = draftDocument(caller, g.draft, g.csv.input);
+    return { updateOne: { filter: { _id: existing.get(g.draft.number)!._id, status: 'draft' as const }, update: { $set: { body: doc.body, tenantInput: doc.tenantInput, tenantInvoiceType: doc.tenantInvoiceType, issueDate: doc.issueDate, sellerTrn: doc.sellerTrn, source: doc.source } } } };
+  });
+  const outcome = await Invoice.bulkWrite(ops, { ordered: false });
+  if (outcome.matchedCount === drafts.length) {
+    for (const g of drafts) results.push({ number: g.csv.number, rows: g.csv.rows, status: 'updated', id: existing.get(g.draft.number)!._id });
+    return;
+  }
+  // Some left draft meanwhile: look which, one read.
+  const still = new Set((await Invoice.find({ _id: { $in: drafts.map((g) => existing.get(g.draft.number)!._id) } }, { _id: 1, status: 1 }).lean()).filter((r) => r.status === 'draft').map((r) => r._id));
+  for (const g of drafts) {
+    const id = existing.get(g.draft.number)!._id;
+    if (still.has(id)) results.push({ number: g.csv.number, rows: g.csv.rows, status: 'updated', id });
+    else refuse(g, 'submitted');
+  }
+}
