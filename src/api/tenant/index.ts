@@ -4,6 +4,7 @@ import { tenantRateLimit } from '../../http/rate-limit';
 import type { TenantState } from '../../http/request-state';
 import { tenantAuth } from '../../http/tenant-auth';
 import { registerAuthToken } from './auth-route';
+import { registerTenantCreditNotes } from './credit-note-routes';
 import { registerTenantInvoices } from './invoice-routes';
 
 /**
@@ -23,6 +24,7 @@ export function tenantRouter(): Router {
   const json = new Router<TenantState>();
   json.use(jsonBody());
   registerTenantInvoices(json);
+  registerTenantCreditNotes(json);
   authed.use(json.routes(), json.allowedMethods());
   router.use(authed.routes(), authed.allowedMethods());
   return router;
