@@ -6,7 +6,7 @@ import { adminRouter } from './admin';
 import { healthRouter } from './health';
 import { partnerRouter } from './partner';
 import { providerRouter } from './provider/callback-routes';
-import { tenantRouter } from './tenant';
+import { tenantRouters } from './tenant';
 
 /** Composes the API: request id, problem+json errors, then the routers. */
 export function createApp(): Koa {
@@ -16,7 +16,7 @@ export function createApp(): Koa {
   app.use(requestId());
   app.use(httpMetrics());
   app.use(problemErrors());
-  for (const router of [healthRouter(), partnerRouter(), tenantRouter(), adminRouter(), providerRouter()]) {
+  for (const router of [healthRouter(), partnerRouter(), ...tenantRouters(), adminRouter(), providerRouter()]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import { jsonBody } from '../../http/json-body';
 import { tenantRateLimit } from '../../http/rate-limit';
 import type { TenantState } from '../../http/request-state';
@@ -6,26 +7,27 @@ import { tenantAuth } from '../../http/tenant-auth';
 import { registerAuthToken } from './auth-route';
 import { registerTenantCreditNotes } from './credit-note-routes';
 import { registerTenantInvoices } from './invoice-routes';
+import { registerTenantBulk } from './bulk-route';
 
 /**
  * The Tenant API (/v1/invoices, /v1/credit-notes, /v1/auth/token). Errors are {code, humanMessage, meta}
- * (problemErrors picks the shape by path). The token endpoint needs no bearer; everything else does.
+ * (problemErrors picks the shape by path). Three routers, mounted apart because a router's middleware runs for
+ * every route it holds: the token endpoint (no bearer), the CSV import (bearer; reads its own multipart body as
+ * it streams), and the JSON routes (bearer, JSON bodies).
  */
-export function tenantRouter(): Router {
-  const router = new Router({ prefix: '/v1' });
-  const open = new Router();
+export function tenantRouters(): Router[] {
+  const open = new Router({ prefix: '/v1' });
   open.use(jsonBody());
   registerAuthToken(open);
-  router.use(open.routes(), open.allowedMethods());
 
-  const authed = new Router<TenantState>();
-  authed.use(tenantAuth(), tenantRateLimit());
-  // The CSV import reads its own multipart body; every other route takes JSON.
-  const json = new Router<TenantState>();
-  json.use(jsonBody());
+  const bearer: Middleware<TenantState>[] = [tenantAuth(), tenantRateLimit()];
+  const csv = new Router<TenantState>({ prefix: '/v1' });
+  csv.use(...bearer);
+  registerTenantBulk(csv);
+
+  const json = new Router<TenantState>({ prefix: '/v1' });
+  json.use(...bearer, jsonBody());
   registerTenantInvoices(json);
   registerTenantCreditNotes(json);
-  authed.use(json.routes(), json.allowedMethods());
-  router.use(authed.routes(), authed.allowedMethods());
-  return router;
+  return [open, csv, json] as Router[];
 }
