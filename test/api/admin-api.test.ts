@@ -41,4 +41,25 @@ describe('admin API (ADMIN_TOKEN)', () => {
     const unknown = await call('PATCH', '/v1/admin/partners/nope', { headers: admin(), json: { webhookUrl: 'https://erp.example.com/h' } });
     expect(unknown.status).to.equal(404);
   });
+
+  it('creates and updates a tenant; its credentials get a token; tenant credits top up', async () => {
+    const body = { trn: randomTrn(), name: 'Falcon Trading LLC', nameArabic: 'فالكون', mode: 'sandbox', kyb: 'approved', address: { line1: 'Bay Square 3', city: 'Dubai', emirate: 'DXB' } };
+    const created = await call('POST', '/v1/admin/tenants', { headers: admin(), json: body });
+    expect(created.status, created.text).to.equal(201);
+    expect(created.body).to.have.all.keys('tenantId', 'clientId', 'clientSecret', 'mode', 'webhookSecret');
+    const token = await call('POST', '/v1/auth/token', { json: { clientId: created.body.clientId, clientSecret: created.body.clientSecret } });
+    expect(token.status).to.equal(200);
+    const patched = await call('PATCH', `/v1/admin/tenants/${created.body.tenantId}`, { headers: admin(), json: { mode: 'live', statusUrl: 'https://erp.example.com/status' } });
+    expect(patched.status, patched.text).to.equal(200);
+    expect(patched.body).to.include({ mode: 'live', statusUrl: 'https://erp.example.com/status' });
+    expect(patched.text).not.to.match(/secret|hash/i);
+    const topped = await call('POST', `/v1/admin/tenants/${created.body.tenantId}/credits`, { headers: admin(), json: { amount: 5 } });
+    expect(topped.body).to.deep.equal({ balance: 5 });
+    expect((await call('GET', `/v1/admin/tenants/${created.body.tenantId}/credits`, { headers: admin() })).body.balance).to.equal(5);
+    const again = await call('POST', '/v1/admin/tenants', { headers: admin(), json: body });
+    expect(again.status).to.equal(409);
+    expect((await call('PATCH', '/v1/admin/tenants/nope', { headers: admin(), json: { kyb: 'approved' } })).status).to.equal(404);
+    const bad = await call('POST', '/v1/admin/tenants', { headers: admin(), json: { trn: '1', mode: 'prod' } });
+    expect(bad.body.meta.errors.map((e: { path: string }) => e.path)).to.include.members(['trn', 'name', 'nameArabic', 'mode']);
+  });
 });

@@ -11,6 +11,8 @@ import { validate, validateBody } from '../../http/validate';
 import { creditsQuerySchema, creditTopUpSchema, type CreditsQuery, type CreditTopUp } from '../../domain/credit-schemas';
 import { AdminError, connectSme, createPartner, updatePartner } from '../../services/admin';
 import { creditsOverview, topUp } from '../../services/credits';
+import { createTenant, updateTenant, type TenantChanges, type TenantInput } from '../../services/tenants';
+import { TENANT_MODES } from '../../domain/tenant-invoice-types';
 
 /**
  * The admin API (DESIGN "Decisions"): the same functions as `einvoice admin`, for operators' tooling.
@@ -45,6 +47,25 @@ export function adminRouter(): Router {
   router.get<Validated<unknown, CreditsQuery>>('/smes/:smeId/credits', validate({ query: creditsQuerySchema }), async (ctx) => {
     ctx.body = await adminCall(() => creditsOverview({ kind: 'sme', id: ctx.params.smeId }, ctx.state.query.limit));
   });
+
+  // Tenants (the same services as `einvoice admin tenant:create | tenant:update`).
+  router.post<Validated<TenantInput>>('/tenants', validate({ body: orEmpty(tenantCreateSchema) }), async (ctx) => {
+    const created = await adminCall(() => createTenant(ctx.state.body));
+    ctx.status = 201;
+    ctx.body = created;
+  });
+
+  router.patch<Validated<TenantChanges>>('/tenants/:tenantId', validate({ body: orEmpty(tenantUpdateSchema) }), async (ctx) => {
+    ctx.body = await adminCall(() => updateTenant(ctx.params.tenantId, ctx.state.body));
+  });
+
+  router.post<Validated<CreditTopUp>>('/tenants/:tenantId/credits', validate({ body: orEmpty(creditTopUpSchema) }), async (ctx) => {
+    ctx.body = await adminCall(() => topUp({ kind: 'tenant', id: ctx.params.tenantId }, ctx.state.body.amount));
+  });
+
+  router.get<Validated<unknown, CreditsQuery>>('/tenants/:tenantId/credits', validate({ query: creditsQuerySchema }), async (ctx) => {
+    ctx.body = await adminCall(() => creditsOverview({ kind: 'tenant', id: ctx.params.tenantId }, ctx.state.query.limit));
+  });
   return router;
 }
 
@@ -60,8 +81,9 @@ async function adminCall<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (err) {
     if (!(err instanceof AdminError)) throw err;
-    if (err.code === 'partner_not_found') throw serviceErrors.notFound(err.message);
+    if (err.code === 'partner_not_found' || err.code === 'tenant_not_found') throw serviceErrors.notFound(err.message);
     if (err.code === 'invalid_webhook_url') throw serviceErrors.validation([{ code: err.code, path: 'webhookUrl', message: err.message }]);
+    if (err.code === 'invalid_status_url') throw serviceErrors.validation([{ code: err.code, path: 'statusUrl', message: err.message }]);
     throw serviceErrors.conflict(err.code, err.message);
   }
 }
@@ -109,3 +131,25 @@ const smeConnectSchema = Joi.object<SmeConnect>({
   trn: Joi.string().pattern(/^\d{15}$/).required().messages({ 'string.pattern.base': 'trn must be exactly 15 digits' }),
   name: Joi.string().trim().min(1).max(300).required(),
 });
+
+const trnSchema = () => Joi.string().pattern(/^\d{15}$/).messages({ 'string.pattern.base': 'trn must be exactly 15 digits' });
+const sellerAddressSchema = Joi.object({
+  line1: Joi.string().trim().min(1).max(200).required(),
+  city: Joi.string().trim().min(1).max(100).required(),
+  emirate: Joi.string().trim().min(1).max(50).required(),
+  country: Joi.string().valid('AE').default('AE'),
+});
+const tenantOptionKeys = {
+  kyb: Joi.string().valid('approved', 'pending'),
+  statusUrl: Joi.string().max(2048).allow(null),
+  address: sellerAddressSchema,
+  tradeLicenseNumber: Joi.string().trim().min(1).max(100),
+};
+const tenantCreateSchema = Joi.object<TenantInput>({
+  trn: trnSchema().required(),
+  name: Joi.string().trim().min(1).max(300).required(),
+  nameArabic: Joi.string().trim().min(1).max(300).required(),
+  mode: Joi.string().valid(...TENANT_MODES).required(),
+  ...tenantOptionKeys,
+});
+const tenantUpdateSchema = Joi.object<TenantChanges>({ mode: Joi.string().valid(...TENANT_MODES), ...tenantOptionKeys }).min(1);
