@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { signJwt } from '../../src/credentials/jwt';
 import { config } from '../../src/config';
 import { updateTenant } from '../../src/services/tenants';
+import { consumeBudget } from '../../src/services/rate-budget';
 import { call } from '../helpers/http';
 import { ensureWorker } from '../helpers/worker';
 import { mutation, newTenant, tenantInvoice, type TestTenant } from '../helpers/tenants';
@@ -45,6 +46,20 @@ describe('Tenant API', () => {
       const iat = Math.floor(Date.now() / 1000) - 7200;
       const expired = signJwt({ sub: t.tenantId, iat, exp: iat + 3600, aud: 'einvoice-tenant' }, config().jwtSecret);
       expectTenantError(await call('GET', '/v1/invoices', { headers: { Authorization: `Bearer ${expired}` } }), 401, 'missing_authorization_header');
+    });
+
+    it("429 with Retry-After and the rate-limit headers once the tenant's budget is used up", async () => {
+      const t = await newTenant();
+      const ok = await call('GET', '/v1/invoices', { headers: t.headers });
+      expect(ok.headers.get('x-ratelimit-limit')).to.equal(String(config().defaultRateLimitPerMinute));
+      const limit = config().defaultRateLimitPerMinute;
+      const leftInMinute = 60_000 - (Date.now() % 60_000);
+      if (leftInMinute < 10_000) await new Promise((r) => setTimeout(r, leftInMinute + 100)); // the budget's window is the minute
+      // The rest of this minute's budget, spent at once (uses in one process coalesce into one write).
+      await Promise.all(Array.from({ length: limit }, () => consumeBudget({ bucket: `tenant:${t.tenantId}`, limit, windowMs: 60_000 })));
+      const res = await call('GET', '/v1/invoices', { headers: t.headers });
+      expectTenantError(res, 429, 'rate_limited');
+      expect(Number(res.headers.get('retry-after'))).to.be.greaterThan(0);
     });
 
     it('a tenant compliance has not approved: 403 kyb_required', async () => {
@@ -188,6 +203,11 @@ describe('Tenant API', () => {
       expect(done.pipeline.every((s: any) => s.state === 'done')).to.equal(true);
       const list = await call('GET', '/v1/invoices?status=acknowledged&status=delivered', { headers: t.headers });
       expect(list.body.data.map((i: any) => i.id)).to.include(one.body.id);
+      // pagination: one per page, the cursor leads to the other
+      const page1 = await call('GET', '/v1/invoices?limit=1', { headers: t.headers });
+      const page2 = await call('GET', `/v1/invoices?limit=1&cursor=${encodeURIComponent(page1.body.nextCursor)}`, { headers: t.headers });
+      expect([page1.body.data[0].id, page2.body.data[0].id]).to.have.members([one.body.id, two.body.id]);
+      expect(page2.body.nextCursor).to.equal(null);
     });
 
     it('submit refuses an empty or oversized id list with invalid_body', async () => {
