@@ -10,8 +10,10 @@
 //   arabic_seller_name_required, then totals_mismatch. refusal.errors lists every finding found, each with its
 //   own code, the highest-precedence ones first. Totals are only compared once the shape and the taxes are
 //   readable (they cannot be computed before).
-// - unknown_tax_ledger: neither shape has a ledger field (SPEC 2.2 names none), so the code is never produced
-//   here; a `ledger` or `taxLedger` field is an unknown field (invalid_body).
+// - unknown_tax_ledger: alternative items may name the ERP's tax ledger code instead of (or beside) a tax name,
+//   `taxLedger`: the VAT codes UAE ERPs use (SR standard-rated, ZR zero-rated, EX exempt, RC reverse charge, OS
+//   out of scope, and their spelled-out forms, see TAX_LEDGERS). A ledger code we do not map is
+//   unknown_tax_ledger; a ledger and a tax name that disagree are invalid_body (tax_ledger_mismatch).
 // - Client totals (rule 1): clients "must not send" them, yet SPEC 7.2 defines totals_mismatch with a 0.01 AED
 //   tolerance, so a standard body may carry subtotal / vatAmount / vat_amount / total (at the top level or in a
 //   `totals` object, which also takes the draft response's `tax` and `currency`) when they agree with the
@@ -190,6 +192,7 @@ const alternativeItem = Joi.object({
   discount: Joi.number().min(0),
   taxPercent: Joi.number().min(0).max(100),
   tax: str().max(50),
+  taxLedger: str().max(50),
   lineTotal: clientAmount(),
 });
 
@@ -370,6 +373,20 @@ function normalTaxName(v: string): string {
   return v.trim().toUpperCase().replace(/[\s-]+/g, '_');
 }
 
+/** ERP tax ledger codes, normalised (upper case, letters and digits only), to tax names. */
+const TAX_LEDGERS: Readonly<Record<string, TenantTaxName>> = {
+  SR: 'STANDARD', S: 'STANDARD', STD: 'STANDARD', STANDARD: 'STANDARD', STANDARDRATED: 'STANDARD', VAT5: 'STANDARD', OUTPUTVAT5: 'STANDARD',
+  ZR: 'ZERO_RATE', Z: 'ZERO_RATE', ZERORATED: 'ZERO_RATE', ZERORATE: 'ZERO_RATE', VAT0: 'ZERO_RATE', OUTPUTVAT0: 'ZERO_RATE',
+  EX: 'EXEMPT', E: 'EXEMPT', EXEMPT: 'EXEMPT',
+  RC: 'REVERSE_CHARGE', RCM: 'REVERSE_CHARGE', REVERSECHARGE: 'REVERSE_CHARGE',
+  OS: 'OUT_OF_SCOPE', OOS: 'OUT_OF_SCOPE', OUTOFSCOPE: 'OUT_OF_SCOPE', NOTSUBJECT: 'OUT_OF_SCOPE',
+};
+
+/** The tax name of a ledger code ("Output VAT 5%" -> STANDARD), or undefined. */
+export function taxOfLedger(ledger: string): TenantTaxName | undefined {
+  return TAX_LEDGERS[ledger.toUpperCase().replace(/[^A-Z0-9]/g, '')];
+}
+
 interface ItemTax {
   name: TenantTaxName;
   /** Percent, e.g. 5. */
@@ -380,6 +397,16 @@ interface ItemTax {
 function itemTax(item: Record<string, unknown>, i: number): ItemTax | Finding {
   const p = `items[${i}]`;
   const percent = typeof item.taxPercent === 'number' ? item.taxPercent : undefined;
+  if (typeof item.taxLedger === 'string') {
+    const ledgerTax = taxOfLedger(item.taxLedger);
+    if (!ledgerTax) {
+      return finding('unknown_tax_ledger', `${p}.taxLedger`, `${p}.taxLedger "${item.taxLedger}" is not a tax ledger this API maps: send SR (standard 5 %), ZR (zero-rated), EX (exempt), RC (reverse charge) or OS (out of scope), or a tax name in tax`);
+    }
+    if (typeof item.tax === 'string' && normalTaxName(item.tax) !== ledgerTax) {
+      return finding('invalid_body', `${p}.taxLedger`, `${p}.taxLedger "${item.taxLedger}" means ${ledgerTax}, but tax says ${item.tax}: send one of them, or both agreeing`, 'tax_ledger_mismatch');
+    }
+    if (item.tax === undefined) return itemTax({ ...item, tax: ledgerTax, taxLedger: undefined }, i);
+  }
   if (typeof item.tax === 'string') {
     const name = normalTaxName(item.tax);
     if (!isTaxName(name)) {
@@ -697,7 +724,7 @@ export function readTenantInvoice(input: unknown, tenant: TenantRegistration): {
   const taxes = alternative ? itemTaxes(v, findings) : [];
   findings.push(...arabicSellerName(v, tenant));
   // Amounts are only computable from a readable body with known taxes.
-  if (findings.some((f) => f.kind === 'invalid_body' || f.kind === 'unknown_tax')) return refusal(findings);
+  if (findings.some((f) => f.kind === 'invalid_body' || f.kind === 'unknown_tax' || f.kind === 'unknown_tax_ledger')) return refusal(findings);
 
   const mapped = alternative ? fromAlternative(value as unknown as TenantAlternativeInput, taxes, tenant) : fromStandard(value as unknown as TenantInvoiceInput, tenant);
   const totals = computeTotals(mapped.body);

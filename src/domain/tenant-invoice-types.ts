@@ -142,6 +142,8 @@ export interface TenantAlternativeItem {
   taxPercent?: number;
   /** A tax name (TENANT_TAX_NAMES). */
   tax?: string;
+  /** The ERP's tax ledger code (SR, ZR, EX, RC, OS, or spelled out); mapped to a tax name. */
+  taxLedger?: string;
   /** VAT-exclusive line amount (quantity x unitPrice - discount); checked, not used. */
   lineTotal?: number;
 }

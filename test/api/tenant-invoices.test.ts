@@ -83,7 +83,7 @@ describe('Tenant API', () => {
       expect(res.body.errors).to.deep.equal([]);
     });
 
-    it('SPEC 7.2 refusals: invalid_body with the path, arabic_seller_name_required, totals_mismatch, unknown_tax, 403, 409, 422', async () => {
+    it('SPEC 7.2 refusals: invalid_body with the path, arabic_seller_name_required, totals_mismatch, unknown_tax, unknown_tax_ledger, 403, 409, 422', async () => {
       const t = await newTenant();
       const post = (b: unknown, headers = mutation(t)) => call('POST', '/v1/invoices', { headers, json: b });
 
@@ -108,6 +108,11 @@ describe('Tenant API', () => {
         await post({ invoiceNumber: 'ALT-1', issueDate: '2025-02-07', currency: 'AED', buyer: { legalName: 'Noor LLC', trn: '100987654300003', address: 'Khalifa Street 12, Abu Dhabi' }, items: [{ name: 'x', quantity: 1, unitPrice: 10, tax: 'LUXURY' }] }),
         400,
         'unknown_tax',
+      );
+      expectTenantError(
+        await post({ invoiceNumber: 'ALT-2', issueDate: '2025-02-07', currency: 'AED', buyer: { legalName: 'Noor LLC', trn: '100987654300003', address: 'Khalifa Street 12, Abu Dhabi' }, items: [{ name: 'x', quantity: 1, unitPrice: 10, taxLedger: 'GL-4410' }] }),
+        400,
+        'unknown_tax_ledger',
       );
 
       res = await post(tenantInvoice(t, (b) => (b.seller.trn = '100000000000103')));

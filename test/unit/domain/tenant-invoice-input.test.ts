@@ -438,10 +438,10 @@ describe('readTenantInvoice', () => {
       expect(findings(standard((b) => (b.buyer.country = 'ARE')))).to.deep.equal(['invalid_length buyer.country']);
     });
 
-    it('invalid_body: unknown fields, including a tax ledger (no ledger field is supported)', () => {
+    it('invalid_body: unknown fields (a ledger on the standard shape among them)', () => {
       expect(findings(standard((b) => (b.lines[0].colour = 'red')))).to.deep.equal(['unknown_field lines[0].colour']);
       expect(findings(standard((b) => (b.seller.legalName = 'x')))).to.deep.equal(['unknown_field seller.legalName']);
-      expect(findings(alternative((b) => (b.items[0].taxLedger = 'VAT-OUT')))).to.deep.equal(['unknown_field items[0].taxLedger']);
+      expect(findings(standard((b) => (b.lines[0].taxLedger = 'SR')))).to.deep.equal(['unknown_field lines[0].taxLedger']);
       expect(findings(alternative((b) => (b.number = 'x')))).to.deep.equal(['unknown_field number']);
     });
 
@@ -506,6 +506,19 @@ describe('readTenantInvoice', () => {
         'required lines[0].taxCategory',
         'unknown_field extra',
       ]);
+    });
+
+    it('unknown_tax_ledger: an ERP tax ledger code we do not map; known codes map to tax names', () => {
+      const r = refusalOf(alternative((b) => (b.items[0] = { name: 'Cables', quantity: 2, unitPrice: 100, taxLedger: 'LUX-VAT', lineTotal: 200 })));
+      expect(r.code).to.equal('unknown_tax_ledger');
+      expect(r.errors[0]).to.include({ code: 'unknown_tax_ledger', path: 'items[0].taxLedger' });
+      const d = draftOf(alternative((b) => {
+        b.items[0] = { name: 'Cables', quantity: 2, unitPrice: 100, taxLedger: 'Output VAT 5%', lineTotal: 200 };
+        b.items[1] = { name: 'Medicine', quantity: 1, unitPrice: 50, taxLedger: 'ZR', lineTotal: 50 };
+      }));
+      expect(d.body.lines.map((l) => l.taxCategory)).to.deep.equal(['standard_5', 'zero_rated_healthcare']);
+      const clash = refusalOf(alternative((b) => (b.items[0] = { name: 'Cables', quantity: 2, unitPrice: 100, tax: 'EXEMPT', taxLedger: 'SR' })));
+      expect(clash.errors[0]).to.include({ code: 'tax_ledger_mismatch', path: 'items[0].taxLedger' });
     });
 
     describe('precedence: invalid_body, unknown_tax, arabic_seller_name_required, totals_mismatch', () => {
