@@ -8,7 +8,7 @@ import { renderInvoice } from '../src/pint-ae/render';
 import { validatePintAeNative } from '../src/pint-ae/rules';
 import { AspRetryableError, AspUnavailableError, unavailableAsp, type AspClient } from '../src/provider/asp';
 import { AspRequestError } from '../src/provider/asp-http-client';
-import { recordAnswer, recordHandOver } from '../src/services/asp-evidence';
+import { openHandOver, recordAnswer, recordHandOver } from '../src/services/asp-evidence';
 import { runOfficialSchematron } from '../src/schematron/official-schematron';
 import { spendForDelivery } from '../src/services/credits';
 import { advanceInvoiceStatus, moveInvoiceStatus, tryMove } from '../src/services/invoice-status-writer';
@@ -151,6 +151,7 @@ export function aspSteps(deps: PipelineDeps) {
       const doc = await InvoiceDocument.findById(invoiceId, { xml: 1, documentUuid: 1 }).lean();
       if (!doc) throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} has no rendered document to deliver`, 'unexpected_status');
       const run = inv.run ?? 1;
+      await openHandOver({ invoiceId, run, xml: doc.xml, documentUuid: doc.documentUuid });
       let handOver;
       try {
         handOver = await aspOf(inv.mode).submit({ invoiceId, run, body: inv.body, xml: doc.xml });

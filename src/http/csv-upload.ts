@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 // POST /v1/invoices/bulk (SPEC 4.2): reads a multipart/form-data upload as it streams. The `file` part goes
 // byte by byte through csv-parse into the pure TenantCsvCollector (src/domain/tenant-csv.ts); the `options`
 // part is a small JSON object. The SPEC 8 limits (5 MB, 1,000 invoices) are enforced while streaming: on the
@@ -38,6 +39,8 @@ export interface CsvUpload extends TenantCsvResult {
   variant: TenantCsvHeader['variant'];
   /** Bytes of the file part. */
   bytes: number;
+  /** SHA-256 (hex) of the file part's bytes, hashed as they stream: the same file gives the same value whatever the multipart envelope. */
+  sha256: string;
   /** (row, column) of a JSON path of one invoice's input, e.g. locate('INV-1', 'lines[1].unitPrice'). */
   locate(number: string, path: string): CsvLocation | undefined;
   /** Rows of one invoice in file order. */
@@ -86,6 +89,7 @@ class UploadReader {
   private parser: ReturnType<typeof parse> | null = null;
   private file: NodeJS.ReadableStream | null = null;
   private bytes = 0;
+  private readonly hash = createHash('sha256');
   private busboyDone = false;
   private parserDone = false;
   private settled = false;
@@ -140,7 +144,10 @@ class UploadReader {
     this.file = stream;
     const parser = parse({ ...CSV_PARSE_OPTIONS, on_skip: (err, raw) => this.onBrokenRecord(err, raw) });
     this.parser = parser;
-    stream.on('data', (chunk: Buffer) => (this.bytes += chunk.length));
+    stream.on('data', (chunk: Buffer) => {
+      this.bytes += chunk.length;
+      this.hash.update(chunk);
+    });
     stream.on('limit', () => this.fail(tooLarge(`The file is larger than ${formatBytes(this.limits.maxBytes)}, the most one bulk import reads. Split it into files of at most ${formatBytes(this.limits.maxBytes)} and ${this.limits.maxInvoices} invoices, keeping all rows of one invoice in the same file, and send them one by one.`)));
     parser.on('data', (r: { record: string[]; info: Info }) => this.onRecord(r.record, r.info));
     parser.on('error', (e: Error) => this.fail(invalidBody(`The CSV cannot be read: ${e.message}`)));
@@ -207,6 +214,7 @@ class UploadReader {
       options: this.options,
       variant: collector.variant ?? 'plain',
       bytes: this.bytes,
+      sha256: this.hash.digest('hex'),
       locate: (number, path) => collector.locate(number, path),
       rowsOf: (number) => collector.rowsOf(number),
     });

@@ -17,28 +17,39 @@ export interface HandedOver {
 
 export const documentIdOf = (invoiceId: string, run: number): string => `${invoiceId}-${run}`;
 
-/** The record of one hand-over; repeating it (a retried step) keeps the first XML and adds the answer's statuses. */
-export async function recordHandOver(h: HandedOver): Promise<void> {
-  const _id = documentIdOf(h.invoiceId, h.run);
-  const now = new Date();
+/**
+ * Opens the record of a hand-over before the document goes to the ASP: the ASP may call back (naming our document
+ * id) before its submit answer reaches us, and the callback must find the record. Repeating it (a retried step)
+ * keeps the first XML.
+ */
+export async function openHandOver(h: Pick<HandedOver, 'invoiceId' | 'run' | 'xml' | 'documentUuid'>): Promise<void> {
   try {
     await AspSubmission.create({
-      _id,
+      _id: documentIdOf(h.invoiceId, h.run),
       invoiceId: h.invoiceId,
       run: h.run,
-      submissionId: h.submissionId,
+      submissionId: null,
       documentUuid: h.documentUuid,
       documentSha256: createHash('sha256').update(h.xml, 'utf8').digest('hex'),
       xml: h.xml,
-      statusAt: h.answer ? statusTimes(h.answer) : { UPLOADED: now.toISOString() },
-      mls: h.answer?.mls ?? null,
-      ackRef: h.answer?.ackRef ?? null,
-      answers: h.answer ? [{ at: now, source: 'submit', body: h.answer }] : [],
+      statusAt: {},
+      mls: null,
+      ackRef: null,
+      answers: [],
     });
   } catch (err) {
     if ((err as { code?: number }).code !== 11000) throw err;
-    if (h.answer) await recordAnswer(h.answer, 'submit');
   }
+}
+
+/** The ASP's answer to the hand-over: its submission id and the statuses it reports (the record is opened first). */
+export async function recordHandOver(h: HandedOver): Promise<void> {
+  const _id = documentIdOf(h.invoiceId, h.run);
+  await openHandOver(h);
+  if (h.submissionId) await AspSubmission.updateOne({ _id, submissionId: null }, { $set: { submissionId: h.submissionId } });
+  if (h.answer) await recordAnswer(h.answer, 'submit');
+  // The in-process simulation of test mode gives no answer: the hand-over time stands for UPLOADED.
+  else await AspSubmission.updateOne({ _id, 'statusAt.UPLOADED': { $exists: false } }, { $set: { 'statusAt.UPLOADED': new Date().toISOString() } });
 }
 
 /**
@@ -46,13 +57,17 @@ export async function recordHandOver(h: HandedOver): Promise<void> {
  * the invoice it belongs to and whether the answer told us anything new.
  */
 export async function recordAnswer(sub: Submission, source: 'submit' | 'poll' | 'callback'): Promise<{ invoiceId: string; run: number; changed: boolean } | null> {
-  const record = await AspSubmission.findOne({ submissionId: sub.submissionId }, { invoiceId: 1, run: 1, statusAt: 1, ackRef: 1 }).lean<AspSubmissionDoc>();
-  if (!record) return null;
+  // By our document id (the primary key, one index lookup) when the answer names it; the ASP's id must then agree.
+  const fields = { invoiceId: 1, run: 1, statusAt: 1, ackRef: 1, submissionId: 1 };
+  const record = sub.documentId
+    ? await AspSubmission.findById(sub.documentId, fields).lean<AspSubmissionDoc>()
+    : await AspSubmission.findOne({ submissionId: sub.submissionId }, fields).lean<AspSubmissionDoc>();
+  if (!record || (record.submissionId && record.submissionId !== sub.submissionId)) return null;
   const known = (record.statusAt ?? {}) as Record<string, string>;
   const times = statusTimes(sub);
   const fresh = Object.entries(times).filter(([status]) => !known[status]);
-  if (!fresh.length && (record.ackRef ?? null) === (sub.ackRef ?? null)) return { invoiceId: record.invoiceId, run: record.run, changed: false };
-  const $set: Record<string, unknown> = { mls: sub.mls, ackRef: sub.ackRef ?? record.ackRef ?? null };
+  if (!fresh.length && (record.ackRef ?? null) === (sub.ackRef ?? null) && record.submissionId) return { invoiceId: record.invoiceId, run: record.run, changed: false };
+  const $set: Record<string, unknown> = { mls: sub.mls, ackRef: sub.ackRef ?? record.ackRef ?? null, submissionId: sub.submissionId };
   for (const [status, at] of fresh) $set[`statusAt.${status}`] = at;
   await AspSubmission.updateOne({ _id: record._id }, { $set, $push: { answers: { at: new Date(), source, body: sub } } });
   // The acknowledgement reference is shown with the invoice itself too.

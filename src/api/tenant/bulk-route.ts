@@ -9,14 +9,15 @@ import { tenantCaller } from './invoice-routes';
 
 /**
  * POST /v1/invoices/bulk: multipart with a CSV `file` part and an `options` part (SPEC 4.2). The file is read as
- * it streams (5 MB and 1,000 invoices, 413 beyond). The Idempotency-Key binds the parsed content (options and
- * every invoice), so a resent file replays the first report and never imports twice.
+ * it streams (5 MB and 1,000 invoices, 413 beyond). The Idempotency-Key binds the options and the file's bytes
+ * (their SHA-256, not the multipart envelope, which differs per client), so a resent file replays the first report
+ * and never imports twice.
  */
 export function registerTenantBulk(router: TenantRouter): void {
   router.post<KeyedRequest>('/invoices/bulk', tenantIdempotencyKeyRequired(), async (ctx) => {
     const upload = await readCsvUpload(ctx.req);
     const caller = { ...tenantCaller(ctx), mode: requestedMode(ctx.state.tenant, upload.options.mode) };
-    const content = { options: upload.options, invoices: upload.invoices.map((i) => i.input), rejected: upload.rejected, rowErrors: upload.rowErrors };
+    const content = { options: upload.options, fileSha256: upload.sha256 };
     const result = await runIdempotent({
       scope: TENANT.scope(ctx),
       key: ctx.state.idempotencyKey,
