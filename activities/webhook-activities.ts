@@ -17,6 +17,8 @@ export interface CreateWebhookDeliveryInput {
   reason: string | null;
   /** The invoice's partner as the workflow knows it: a partner without a URL is answered without reading the invoice. */
   partnerId?: string;
+  /** Likewise the invoice's tenant (Tenant API). */
+  tenantId?: string;
 }
 
 /**

@@ -2,7 +2,7 @@ import { ActivityFailure, ApplicationFailure, ParentClosePolicy, log, proxyActiv
 import type { ActivityOptions } from '@temporalio/common';
 import type { Activities } from '../activities';
 import type { CreatedDelivery } from '../src/webhooks/deliveries';
-import { PartnerIdKey, webhookDeliveryStart, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../src/temporal/contract';
+import { PartnerIdKey, TenantIdKey, webhookDeliveryStart, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../src/temporal/contract';
 
 // invoice.status_changed webhooks (SPEC 6.1) and Tenant status updates (SPEC 6.2): one durable workflow per delivery row; the backoff between
 // attempts is workflow timers (visible in the Web UI, surviving worker restarts), never activity retries.
@@ -42,9 +42,13 @@ export async function fireStatusWebhook(input: FireStatusWebhookInput, opts: { l
   let created: CreatedDelivery | null;
   try {
     const event = { deliveryId, invoiceId: input.invoiceId, status: input.status, reason: input.reason };
-    // the run's PartnerId search attribute (set at start) lets the activity skip reading the invoice when there is no URL
-    const partnerId = workflowInfo().typedSearchAttributes.get(PartnerIdKey);
-    created = opts.local ? await local.createWebhookDelivery({ ...event, ...(partnerId ? { partnerId } : {}) }) : await createWebhookDelivery(event);
+    // the run's PartnerId / TenantId search attribute (set at start) lets the activity skip reading the invoice when
+    // there is no URL
+    const attributes = workflowInfo().typedSearchAttributes;
+    const partnerId = attributes.get(PartnerIdKey);
+    const tenantId = attributes.get(TenantIdKey);
+    const owner = partnerId ? { partnerId } : tenantId ? { tenantId } : {};
+    created = opts.local ? await local.createWebhookDelivery({ ...event, ...owner }) : await createWebhookDelivery(event);
   } catch (err) {
     const refusal = err instanceof ActivityFailure ? err.cause : err; // a local activity's failure is not wrapped
     if (refusal instanceof ApplicationFailure && (err !== refusal || opts.local)) {

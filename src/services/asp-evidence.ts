@@ -2,7 +2,7 @@
 // created when the document is handed over; every later answer (a poll, a callback) adds the statuses it
 // reports. Recording the same answer twice changes nothing, so duplicate callbacks are harmless.
 import { createHash } from 'node:crypto';
-import { AspSubmission, Invoice, type AspSubmissionDoc } from '../db/models';
+import { AspSubmission, AspSubmissionDocument, Invoice, type AspSubmissionDoc } from '../db/models';
 import type { Submission } from '../provider/asp-api';
 
 export interface HandedOver {
@@ -23,20 +23,28 @@ export const documentIdOf = (invoiceId: string, run: number): string => `${invoi
  * keeps the first XML.
  */
 export async function openHandOver(h: Pick<HandedOver, 'invoiceId' | 'run' | 'xml' | 'documentUuid'>): Promise<void> {
-  try {
-    await AspSubmission.create({
-      _id: documentIdOf(h.invoiceId, h.run),
+  const _id = documentIdOf(h.invoiceId, h.run);
+  await insertOnce(() => AspSubmissionDocument.create({ _id, xml: h.xml }));
+  await insertOnce(() =>
+    AspSubmission.create({
+      _id,
       invoiceId: h.invoiceId,
       run: h.run,
       submissionId: null,
       documentUuid: h.documentUuid,
       documentSha256: createHash('sha256').update(h.xml, 'utf8').digest('hex'),
-      xml: h.xml,
       statusAt: {},
       mls: null,
       ackRef: null,
       answers: [],
-    });
+    }),
+  );
+}
+
+/** An insert that a retried step repeats: the first one stands. */
+async function insertOnce(insert: () => Promise<unknown>): Promise<void> {
+  try {
+    await insert();
   } catch (err) {
     if ((err as { code?: number }).code !== 11000) throw err;
   }

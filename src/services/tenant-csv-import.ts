@@ -109,7 +109,8 @@ async function store(caller: TenantCaller, good: ReadInvoice[], results: CsvInvo
   };
 
   const fresh = good.filter((g) => !existing.has(g.draft.number));
-  const docs = fresh.map((g) => draftDocument(caller, g.draft, g.csv.input));
+  // (no tenantInput: a CSV invoice's input is our own reading of its rows; the body holds all of it)
+  const docs = fresh.map((g) => draftDocument(caller, g.draft, null));
   const refused = await insertEach(Invoice, docs);
   fresh.forEach((g, i) => {
     if (refused[i] === null) results.push({ number: g.csv.number, rows: g.csv.rows, status: 'created', id: docs[i]._id });
@@ -123,7 +124,7 @@ async function store(caller: TenantCaller, good: ReadInvoice[], results: CsvInvo
   if (!drafts.length) return;
   // Conditional on still being a draft: a submit racing the import wins, and the import then refuses that number.
   const ops = drafts.map((g) => {
-    const doc = draftDocument(caller, g.draft, g.csv.input);
+    const doc = draftDocument(caller, g.draft, null);
     return { updateOne: { filter: { _id: existing.get(g.draft.number)!._id, status: 'draft' as const }, update: { $set: { body: doc.body, tenantInput: doc.tenantInput, tenantInvoiceType: doc.tenantInvoiceType, issueDate: doc.issueDate, sellerTrn: doc.sellerTrn, source: doc.source } } } };
   });
   const outcome = await Invoice.bulkWrite(ops, { ordered: false });

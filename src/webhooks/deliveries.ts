@@ -26,6 +26,8 @@ export interface NewDelivery {
   owner?: { partnerId: string; smeId: string };
   /** The invoice's partner if the caller knows it (the pipeline): most have no URL, answered before reading the invoice. */
   partnerId?: string;
+  /** Likewise the invoice's tenant. */
+  tenantId?: string;
 }
 
 export interface CreatedDelivery {
@@ -44,14 +46,17 @@ export interface CreatedDelivery {
  */
 export async function createDelivery(input: NewDelivery): Promise<CreatedDelivery> {
   if (input.partnerId) await requireWebhookUrl(input.partnerId);
-  const invoice = await Invoice.findById(input.invoiceId).lean<InvoiceDoc>();
+  if (input.tenantId) await requireStatusUrl(input.tenantId);
+  // (not the bodies: invoices can be large, and only the owner and the event are needed here)
+  const invoice = await Invoice.findById(input.invoiceId, { body: 0, tenantInput: 0 }).lean<InvoiceDoc>();
   if (!invoice || (input.owner && (invoice.partnerId !== input.owner.partnerId || invoice.smeId !== input.owner.smeId))) {
     throw new WebhookError('invoice_not_found', `no invoice ${input.invoiceId}`);
   }
   const event = input.event ?? lastEventOf(invoice);
   if (!event) throw new WebhookError('no_event', `invoice ${input.invoiceId} has not reached delivered or rejected, so it has no event to send`);
-  if (invoice.tenantId) await requireStatusUrl(invoice.tenantId);
-  else if (invoice.partnerId !== input.partnerId) await requireWebhookUrl(invoice.partnerId ?? '');
+  if (invoice.tenantId) {
+    if (invoice.tenantId !== input.tenantId) await requireStatusUrl(invoice.tenantId);
+  } else if (invoice.partnerId !== input.partnerId) await requireWebhookUrl(invoice.partnerId ?? '');
 
   const now = new Date();
   // insert-first, not an upsert: FerretDB 1.x drops null and [] values from $setOnInsert.

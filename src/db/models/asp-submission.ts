@@ -2,9 +2,11 @@ import { Schema, model, type InferSchemaType } from 'mongoose';
 
 /**
  * One hand-over of an invoice's document to the ASP (one per pipeline run), kept as evidence for an authority
- * audit: the exact XML sent and its SHA-256, the ASP's ids, each ASP status with its time, the Message Level
- * Status, the acknowledgement reference and the ASP's raw answers. Written once at submission; later answers
- * (polls, callbacks) only add to it, so the delivered XML is never rewritten.
+ * audit: the SHA-256 of the XML sent, the ASP's ids, each ASP status with its time, the Message Level Status, the
+ * acknowledgement reference and the ASP's raw answers. Opened before the document leaves; later answers (the
+ * submit answer, polls, callbacks) only add to it. The exact XML is kept apart, in asp_submission_documents, written
+ * once: every answer rewrites this record (FerretDB updates rewrite the whole document), and should not rewrite
+ * tens of kilobytes of XML with it.
  */
 const aspSubmissionSchema = new Schema(
   {
@@ -15,7 +17,8 @@ const aspSubmissionSchema = new Schema(
     submissionId: { type: String, default: null },
     documentUuid: { type: String, required: true },
     documentSha256: { type: String, required: true },
-    xml: { type: String, required: true },
+    /** Records opened before the XML moved to asp_submission_documents carry it here. */
+    xml: { type: String, default: undefined },
     /** ASP status -> when the ASP says it was reached (ISO), e.g. {UPLOADED: ..., REPORTED: ...}. */
     statusAt: { type: Schema.Types.Mixed, default: {} },
     mls: { type: Schema.Types.Mixed, default: null },
@@ -29,3 +32,15 @@ aspSubmissionSchema.index({ invoiceId: 1 });
 
 export type AspSubmissionDoc = InferSchemaType<typeof aspSubmissionSchema> & { _id: string };
 export const AspSubmission = model('AspSubmission', aspSubmissionSchema, 'asp_submissions');
+
+/** The exact XML of one hand-over (same _id as its AspSubmission: <invoiceId>-<run>), written once, never changed. */
+const aspSubmissionDocumentSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    xml: { type: String, required: true },
+  },
+  { timestamps: true, versionKey: false },
+);
+
+export type AspSubmissionDocumentDoc = InferSchemaType<typeof aspSubmissionDocumentSchema> & { _id: string };
+export const AspSubmissionDocument = model('AspSubmissionDocument', aspSubmissionDocumentSchema, 'asp_submission_documents');

@@ -7,6 +7,6 @@ export { RateLimitWindow, type RateLimitWindowDoc } from './rate-limit-window';
 export { Customer, type CustomerDoc } from './customer';
 export { TrnCache, type TrnCacheDoc } from './trn-cache';
 export { InvoiceDocument, type InvoiceDocumentDoc } from './invoice-document';
-export { AspSubmission, type AspSubmissionDoc } from './asp-submission';
+export { AspSubmission, AspSubmissionDocument, type AspSubmissionDoc, type AspSubmissionDocumentDoc } from './asp-submission';
 export { CreditLedgerEntry, type CreditLedgerEntryDoc } from './credit-ledger-entry';
 export { Tenant, type TenantDoc } from './tenant';

@@ -47,7 +47,7 @@ const invoiceSchema = new Schema(
     source: { type: String, default: null },
     /** Tenant API: the invoice type as the tenant sent it (sale, purchase, credit_note, debit_note). */
     tenantInvoiceType: { type: String, default: null },
-    /** Tenant API: the body as the tenant sent it (either payload shape), kept beside the mapped `body`. */
+    /** Tenant API: the JSON body as the tenant sent it (either payload shape), kept beside the mapped `body`; null for CSV rows. */
     tenantInput: { type: Schema.Types.Mixed, default: null },
     /** Pipeline run whose delivery credit is charged (live mode), so a retried activity charges once. */
     creditChargedRun: { type: Number, default: null },
