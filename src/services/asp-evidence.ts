@@ -50,10 +50,9 @@ async function insertOnce(insert: () => Promise<unknown>): Promise<void> {
   }
 }
 
-/** The ASP's answer to the hand-over: its submission id and the statuses it reports (the record is opened first). */
+/** The ASP's answer to the hand-over: its submission id and the statuses it reports (openHandOver came first). */
 export async function recordHandOver(h: HandedOver): Promise<void> {
   const _id = documentIdOf(h.invoiceId, h.run);
-  await openHandOver(h);
   if (h.submissionId) await AspSubmission.updateOne({ _id, submissionId: null }, { $set: { submissionId: h.submissionId } });
   if (h.answer) await recordAnswer(h.answer, 'submit');
   // The in-process simulation of test mode gives no answer: the hand-over time stands for UPLOADED.
