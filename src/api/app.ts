@@ -3,6 +3,7 @@ import { problemErrors } from '../http/problem-errors';
 import { httpMetrics } from '../http/metrics';
 import { requestId } from '../http/request-id';
 import { adminRouter } from './admin';
+import { docsRouter } from './docs';
 import { healthRouter } from './health';
 import { partnerRouter } from './partner';
 import { providerRouter } from './provider/callback-routes';
@@ -16,7 +17,7 @@ export function createApp(): Koa {
   app.use(requestId());
   app.use(httpMetrics());
   app.use(problemErrors());
-  for (const router of [healthRouter(), partnerRouter(), ...tenantRouters(), adminRouter(), providerRouter()]) {
+  for (const router of [healthRouter(), docsRouter(), partnerRouter(), ...tenantRouters(), adminRouter(), providerRouter()]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -117,17 +117,17 @@ interface SmeConnect {
   name: string;
 }
 
-const partnerCreateSchema = Joi.object<PartnerCreate>({
+export const partnerCreateSchema = Joi.object<PartnerCreate>({
   name: Joi.string().trim().min(1).max(300).required(),
   mode: Joi.string().valid('test', 'live').required(),
   webhookUrl: Joi.string().max(2048).allow(null),
 });
-const partnerUpdateSchema = Joi.object<PartnerUpdate>({
+export const partnerUpdateSchema = Joi.object<PartnerUpdate>({
   webhookUrl: Joi.string().max(2048).allow(null),
   rateLimitPerMinute: Joi.number().integer().min(1).max(1_000_000).allow(null),
   status: Joi.string().valid('test', 'live_pending', 'live_active', 'live_rejected', 'revoked'),
 }).min(1);
-const smeConnectSchema = Joi.object<SmeConnect>({
+export const smeConnectSchema = Joi.object<SmeConnect>({
   trn: Joi.string().pattern(/^\d{15}$/).required().messages({ 'string.pattern.base': 'trn must be exactly 15 digits' }),
   name: Joi.string().trim().min(1).max(300).required(),
 });
@@ -145,11 +145,11 @@ const tenantOptionKeys = {
   address: sellerAddressSchema,
   tradeLicenseNumber: Joi.string().trim().min(1).max(100),
 };
-const tenantCreateSchema = Joi.object<TenantInput>({
+export const tenantCreateSchema = Joi.object<TenantInput>({
   trn: trnSchema().required(),
   name: Joi.string().trim().min(1).max(300).required(),
   nameArabic: Joi.string().trim().min(1).max(300).required(),
   mode: Joi.string().valid(...TENANT_MODES).required(),
   ...tenantOptionKeys,
 });
-const tenantUpdateSchema = Joi.object<TenantChanges>({ mode: Joi.string().valid(...TENANT_MODES), ...tenantOptionKeys }).min(1);
+export const tenantUpdateSchema = Joi.object<TenantChanges>({ mode: Joi.string().valid(...TENANT_MODES), ...tenantOptionKeys }).min(1);

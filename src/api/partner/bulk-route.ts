@@ -9,7 +9,7 @@ import { submitBulk } from '../../services/invoices-bulk';
 import { invoiceOwner } from './invoice-routes';
 
 /** The envelope only; each item is validated on its own and fails on its own (207). */
-const bulkEnvelope = Joi.object({ invoices: Joi.array().items(Joi.any()).min(1).max(100).required() });
+export const bulkEnvelope = Joi.object({ invoices: Joi.array().items(Joi.any()).min(1).max(100).required() });
 
 /** Bulk requests running at once per API process (each runs its items a few at a time); more wait their turn. */
 const BULK_REQUESTS_AT_ONCE = 2;
