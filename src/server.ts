@@ -5,12 +5,13 @@ import { connectMongo, disconnectMongo } from './db/connection';
 import { closeTemporalClient } from './temporal/client';
 import { createApp } from './api/app';
 import { logger } from './logger';
+import { answerClientErrors } from './http/client-errors';
 
 async function startServer(port = config().port): Promise<Server> {
   await connectMongo(config().mongodbUri);
   const app = createApp();
   return new Promise((resolve) => {
-    const server = app.listen(port, '0.0.0.0', () => resolve(server));
+    const server = answerClientErrors(app.listen(port, '0.0.0.0', () => resolve(server)));
   });
 }
 

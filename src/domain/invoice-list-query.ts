@@ -3,8 +3,15 @@ import Joi from 'joi';
 import type { InvoiceStatus } from './invoice-status';
 import { isIsoDate, type FieldError } from './invoice-schema';
 
+/**
+ * A status a list may filter on: a stored status, or `held` (Partner API only): a stored draft with a heldReason,
+ * which the pre-submit checks refused (docs/decisions.md "Status model").
+ */
+export type ListStatus = InvoiceStatus | 'held';
+
 export interface InvoiceListQuery {
-  status?: InvoiceStatus[];
+  /** `draft` means drafts that are not held; `held` the held ones. */
+  status?: ListStatus[];
   /** Inclusive bounds on issueDate (YYYY-MM-DD). */
   from?: string;
   to?: string;
@@ -23,22 +30,31 @@ export interface ListCursor {
 const STATUS_SET: Record<InvoiceStatus, true> = {
   draft: true, queued: true, transformed: true, validated: true, blocked_no_credit: true, delivered: true, acknowledged: true, rejected: true,
 };
-const LISTABLE_STATUSES = Object.keys(STATUS_SET) as InvoiceStatus[];
+const STORED_STATUSES = Object.keys(STATUS_SET) as InvoiceStatus[];
+/** The Partner API lists every stored status and `held`; the Tenant API's drafts are never held (refused with 422). */
+export const LISTABLE_STATUSES: readonly ListStatus[] = [...STORED_STATUSES, 'held'];
+export const TENANT_LISTABLE_STATUSES: readonly ListStatus[] = STORED_STATUSES;
 
 const isoDate = () =>
   Joi.string()
     .custom((v: string, h) => (isIsoDate(v) ? v : h.error('date.iso')), 'YYYY-MM-DD date')
     .messages({ 'date.iso': '{{#label}} must be a calendar date written YYYY-MM-DD' });
 
-/** joi for the raw query (koa gives strings, or arrays for repeated names); unknown parameters are refused. */
-export const listQuerySchema = Joi.object({
-  status: Joi.array().items(Joi.string().valid(...LISTABLE_STATUSES)).single(),
-  from: isoDate(),
-  to: isoDate(),
-  number: Joi.string().trim().min(1).max(128),
-  limit: Joi.number().integer().min(1).max(100).default(25),
-  cursor: Joi.string().max(512),
-});
+function listQuerySchemaOf(statuses: readonly ListStatus[]) {
+  return Joi.object({
+    status: Joi.array().items(Joi.string().valid(...statuses)).single(),
+    from: isoDate(),
+    to: isoDate(),
+    number: Joi.string().trim().min(1).max(128),
+    limit: Joi.number().integer().min(1).max(100).default(25),
+    cursor: Joi.string().max(512),
+  });
+}
+
+/** joi for the raw query of GET /v1/partner/invoices (koa gives strings, or arrays for repeated names); unknown parameters are refused. */
+export const listQuerySchema = listQuerySchemaOf(LISTABLE_STATUSES);
+/** The same for GET /v1/invoices (Tenant API): no `held`. */
+export const tenantListQuerySchema = listQuerySchemaOf(TENANT_LISTABLE_STATUSES);
 
 export interface RawListQuery extends Omit<InvoiceListQuery, 'cursor'> {
   cursor?: string;
@@ -68,7 +84,9 @@ function decodeCursor(text: string): ListCursor | null {
     if (!Array.isArray(parsed) || parsed.length !== 2) return null;
     const [t, id] = parsed as unknown[];
     if (typeof t !== 'number' || !Number.isSafeInteger(t) || typeof id !== 'string' || id.length > 64) return null;
-    return { createdAt: new Date(t), id };
+    const createdAt = new Date(t);
+    return Number.isNaN(createdAt.getTime()) ? null : { createdAt, id }; // beyond the dates JavaScript can hold
+
   } catch {
     return null;
   }
@@ -80,13 +98,36 @@ function decodeCursor(text: string): ListCursor | null {
  */
 export function listFilter(scope: { partnerId: string | null; smeId: string }, q: InvoiceListQuery): Record<string, unknown> {
   const filter: Record<string, unknown> = { partnerId: scope.partnerId, smeId: scope.smeId };
-  if (q.status?.length) filter.status = { $in: q.status };
+  const and: Record<string, unknown>[] = [];
+  if (q.status?.length) {
+    const status = statusFilter(q.status);
+    if (status.$or) and.push(status);
+    else Object.assign(filter, status);
+  }
   if (q.number !== undefined) filter.number = q.number;
   if (q.from || q.to) filter.issueDate = { ...(q.from ? { $gte: q.from } : {}), ...(q.to ? { $lte: q.to } : {}) };
   if (q.cursor) {
-    filter.$or = [{ createdAt: { $lt: q.cursor.createdAt } }, { createdAt: q.cursor.createdAt, _id: { $lt: q.cursor.id } }];
+    and.push({ $or: [{ createdAt: { $lt: q.cursor.createdAt } }, { createdAt: q.cursor.createdAt, _id: { $lt: q.cursor.id } }] });
   }
+  if (and.length === 1) Object.assign(filter, and[0]);
+  else if (and.length > 1) filter.$and = and;
   return filter;
+}
+
+/**
+ * The stored condition for the listed statuses. held = draft with a heldReason; draft = draft without one. Both
+ * together, or neither, need no condition on heldReason.
+ */
+export function statusFilter(statuses: readonly ListStatus[]): Record<string, unknown> {
+  const wanted = new Set(statuses);
+  const plain = [...wanted].filter((s): s is InvoiceStatus => s !== 'held' && s !== 'draft');
+  const draft = wanted.has('draft');
+  const held = wanted.has('held');
+  if (draft && held) plain.push('draft');
+  const draftOnly = draft !== held ? { status: 'draft', heldReason: held ? { $ne: null } : null } : null;
+  if (!draftOnly) return { status: { $in: plain } };
+  if (!plain.length) return draftOnly;
+  return { $or: [{ status: { $in: plain } }, draftOnly] };
 }
 
 export const LIST_SORT = { createdAt: -1, _id: -1 } as const;

@@ -1,21 +1,67 @@
 import bodyParser from 'koa-bodyparser';
-import compose from 'koa-compose';
 import type { Middleware } from 'koa';
 import { ServiceError } from '../domain/errors';
 
 const JSON_BODY_LIMIT = '1mb';
+/** Deeper than any body of this API (an invoice is 4 levels); deeper ones only serve to exhaust recursion. */
+const MAX_JSON_DEPTH = 32;
 
-/** Bodies are JSON objects or arrays up to 1 MB; anything else with a body is 415, never silently ignored. */
+/**
+ * Bodies are JSON objects or arrays up to 1 MB; anything else with a body is 415, never silently ignored. A body
+ * that cannot be read as sent (not what its Content-Encoding claims, truncated) is 400, as are bodies nested deeper
+ * than 32 levels and `__proto__` keys: client mistakes (or attacks), never a 500.
+ */
 export function jsonBody(): Middleware {
-  return compose([requireJsonContentType(), bodyParser({ enableTypes: ['json'], jsonLimit: JSON_BODY_LIMIT, strict: true })]);
-}
-
-function requireJsonContentType(): Middleware {
+  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: JSON_BODY_LIMIT, strict: true });
   return async (ctx, next) => {
-    const hasBody = Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
-    if (hasBody && !ctx.is('application/json', '+json')) {
-      throw new ServiceError(415, 'unsupported_media_type', 'Unsupported media type', `Content-Type ${ctx.get('Content-Type') || '(none)'} is not accepted here; send JSON with Content-Type: application/json.`);
+    requireJsonContentType(ctx.get('Content-Length'), ctx.get('Transfer-Encoding'), ctx.is('application/json', '+json'), ctx.get('Content-Type'));
+    try {
+      await parse(ctx, async () => {}); // parse only: errors of the rest of the chain are not body errors
+    } catch (err) {
+      throw bodyError(err, ctx.get('Content-Encoding'));
     }
+    checkShape((ctx.request as { body?: unknown }).body);
     await next();
   };
+}
+
+function requireJsonContentType(length: string, transferEncoding: string, isJson: string | false | null, contentType: string): void {
+  const hasBody = Number(length || 0) > 0 || transferEncoding !== '';
+  if (hasBody && !isJson) {
+    throw new ServiceError(415, 'unsupported_media_type', 'Unsupported media type', `Content-Type ${contentType || '(none)'} is not accepted here; send JSON with Content-Type: application/json.`);
+  }
+}
+
+/** The body parser's failures as client errors (it reports some with a type, zlib and brotli with their own codes). */
+function bodyError(err: unknown, contentEncoding: string): ServiceError {
+  if (err instanceof ServiceError) return err;
+  const e = err as { type?: string; status?: number };
+  if (e.type === 'entity.too.large' || e.status === 413) {
+    return new ServiceError(413, 'payload_too_large', 'Payload too large', 'The request body exceeds 1 MB; split bulk requests into smaller batches.');
+  }
+  if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported' || e.status === 415) {
+    return new ServiceError(415, 'unsupported_media_type', 'Unsupported media type', 'Send the body as UTF-8 JSON, uncompressed or with Content-Encoding gzip, deflate or br.');
+  }
+  if (e.type === 'entity.parse.failed' || (e.status === 400 && /JSON|parse|Unexpected/i.test((err as Error).message ?? ''))) {
+    return new ServiceError(400, 'malformed_json', 'Malformed JSON', 'The request body is not valid JSON; send a JSON object with Content-Type: application/json.');
+  }
+  const encoding = contentEncoding ? `as ${contentEncoding}` : 'as sent';
+  return new ServiceError(400, 'malformed_body', 'Malformed body', `The request body could not be read ${encoding} (truncated, or not what its Content-Encoding says); send it again, uncompressed or correctly encoded.`);
+}
+
+/** Walks the parsed body without recursion: too deep, or a `__proto__` key, is a 400 naming where. */
+function checkShape(body: unknown): void {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: body, path: '', depth: 0 }];
+  while (stack.length) {
+    const { value, path, depth } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) {
+      throw new ServiceError(400, 'body_too_deep', 'Body nested too deeply', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels (at ${path || 'the top'}); no body of this API needs more than a few.`, { path });
+    }
+    for (const [key, child] of Object.entries(value)) {
+      const at = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+      if (key === '__proto__') throw new ServiceError(400, 'forbidden_key', 'Forbidden key', `${at} is not a field of any body of this API; remove the __proto__ key.`, { path: at });
+      stack.push({ value: child, path: at, depth: depth + 1 });
+    }
+  }
 }

@@ -15,6 +15,7 @@ export function problemErrors(): Middleware {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new ServiceError(404, 'route_not_found', 'Not found', `No route for ${ctx.method} ${ctx.path}.`);
       }
+      if (ctx.status === 501 && !isProblem(ctx)) throw unknownMethod(ctx);
       if (ctx.status === 405 && !isProblem(ctx)) {
         throw new ServiceError(405, 'method_not_allowed', 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}.`);
       }
@@ -31,6 +32,17 @@ export function problemErrors(): Middleware {
       }
     }
   };
+}
+
+/**
+ * A method the routers do not know at all (PROPFIND, MKCOL, ...): the router answers 501 in text; the client's
+ * mistake is the method, so 405 with the methods this path does take (404 when the path takes none).
+ */
+function unknownMethod(ctx: Context): ServiceError {
+  const matched = ((ctx as { matched?: { methods: string[] }[] }).matched ?? []).flatMap((layer) => layer.methods);
+  const allowed = [...new Set(matched)];
+  if (!allowed.length) return new ServiceError(404, 'route_not_found', 'Not found', `No route for ${ctx.method} ${ctx.path}.`);
+  return new ServiceError(405, 'method_not_allowed', 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') });
 }
 
 function isProblem(ctx: Context): boolean {

@@ -13,6 +13,9 @@ export interface TenantErrorBody {
 const TENANT_CODES: Record<string, string> = {
   validation_failed: 'invalid_body',
   malformed_json: 'invalid_body',
+  malformed_body: 'invalid_body',
+  body_too_deep: 'invalid_body',
+  forbidden_key: 'invalid_body',
   idempotency_key_required: 'idempotency_required',
 };
 

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/api/app';
+import { answerClientErrors } from '../../src/http/client-errors';
 
 let server: Server | undefined;
 let baseUrl: string | undefined;
@@ -8,7 +9,7 @@ let baseUrl: string | undefined;
 /** The real Koa app on a real socket (an ephemeral port), shared by the run. */
 export async function apiBase(): Promise<string> {
   if (baseUrl) return baseUrl;
-  server = createApp().listen(0, '127.0.0.1');
+  server = answerClientErrors(createApp().listen(0, '127.0.0.1'));
   await new Promise((r) => server!.once('listening', r));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return baseUrl;
