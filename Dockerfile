@@ -1,9 +1,27 @@
-# One image for the API and the worker (docker-compose.yml picks the command).
-FROM node:20-slim
-WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
-COPY . .
+# One image for the API, the worker and the ASP simulator; docker-compose.yml picks the command:
+#   node --import tsx src/server.ts | src/worker.ts | deploy/asp-simulator.ts
+# The service runs its TypeScript through tsx (a runtime dependency), as `npm run api` does: no build step.
+FROM node:20.18.1-bookworm-slim
+
 ENV NODE_ENV=production
+WORKDIR /app
+
+# Dependencies first (cached while package-lock.json is unchanged). --ignore-scripts: the only install scripts in
+# the tree are esbuild's and @swc/core's binary checks (their native binaries come as platform packages),
+# protobufjs's version notice and @scarf/scarf's telemetry; @temporalio/core-bridge ships prebuilt binaries for
+# linux x64 and arm64 (glibc, hence Debian slim rather than Alpine). npm 11 would skip them anyway.
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+# The application, owned by root and read-only to the user that runs it.
+COPY . .
+
+# The image's own unprivileged user (uid 1000); tsx keeps its cache in /tmp.
+USER node
+
+ENV PORT=3000
 EXPOSE 3000
-CMD ["npm", "run", "api"]
+# For the API (the default command); docker-compose.yml gives the worker and the simulator their own checks.
+HEALTHCHECK --interval=15s --timeout=10s --start-period=60s --retries=3 \
+  CMD ["node", "--import", "tsx", "deploy/healthcheck.ts", "http", "http://127.0.0.1:3000/healthz"]
+CMD ["node", "--import", "tsx", "src/server.ts"]
