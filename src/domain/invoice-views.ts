@@ -17,7 +17,18 @@ export interface InvoiceRecord {
   ackRef?: string | null;
 }
 
-/** InvoiceQueued: status queued, held (response-only), draft (automatic start failed), or delivered (reserved test TRN). */
+/**
+ * The status the Partner API shows (docs/decisions.md "Status model"): the stored status, except that an invoice the
+ * pre-submit checks held (stored as a draft with a heldReason) is `held`, in every answer: POST, bulk, GET, list.
+ * A draft without a heldReason is one whose automatic start failed (retry it).
+ */
+export type PartnerStatus = InvoiceStatus | 'held';
+
+export function partnerStatus(inv: Pick<InvoiceRecord, 'status' | 'heldReason'>): PartnerStatus | string {
+  return inv.heldReason && inv.status === 'draft' ? 'held' : inv.status;
+}
+
+/** InvoiceQueued: status queued, held, draft (automatic start failed), or delivered (reserved test TRN). */
 export interface InvoiceQueued {
   invoiceId: string;
   number: string;
@@ -27,10 +38,11 @@ export interface InvoiceQueued {
 }
 
 export function invoiceQueued(inv: InvoiceRecord): InvoiceQueued {
-  if (inv.heldReason) {
-    return { invoiceId: inv._id, number: inv.number, status: 'held', heldReason: inv.heldReason, heldErrors: inv.heldErrors ?? [] };
+  const status = partnerStatus(inv);
+  if (status === 'held') {
+    return { invoiceId: inv._id, number: inv.number, status, heldReason: inv.heldReason!, heldErrors: inv.heldErrors ?? [] };
   }
-  return { invoiceId: inv._id, number: inv.number, status: inv.status };
+  return { invoiceId: inv._id, number: inv.number, status };
 }
 
 export interface InvoiceStatusView {
@@ -42,12 +54,12 @@ export interface InvoiceStatusView {
   reason: string | null;
 }
 
-/** InvoiceStatus as listed. A held invoice is a draft whose reason is its heldReason. */
+/** InvoiceStatus as listed. A held invoice is `held`, and its reason is its heldReason. */
 export function invoiceStatusView(inv: InvoiceRecord): InvoiceStatusView {
   return {
     invoiceId: inv._id,
     number: inv.number,
-    status: inv.status,
+    status: partnerStatus(inv),
     createdAt: iso(inv.createdAt),
     updatedAt: iso(inv.updatedAt),
     reason: inv.reason ?? inv.heldReason ?? null,
@@ -65,12 +77,16 @@ export interface InvoiceDetailView extends InvoiceStatusView {
   ackRef?: string;
 }
 
-/** GET /invoices/{id}: InvoiceStatus plus the additive run, history, ackRef and (when held) heldReason and heldErrors. */
+/**
+ * GET /invoices/{id}: InvoiceStatus plus the additive run, history, ackRef and (when held) heldReason and heldErrors.
+ * A held invoice never moves, so its one stored `draft` entry is the hold and reads `held` too.
+ */
 export function invoiceDetailView(inv: InvoiceRecord): InvoiceDetailView {
+  const held = partnerStatus(inv) === 'held';
   return {
     ...invoiceStatusView(inv),
     run: inv.run ?? 1,
-    history: (inv.history ?? []).map((h) => ({ status: h.status, at: iso(h.at), reason: h.reason ?? null, run: h.run })),
+    history: (inv.history ?? []).map((h) => ({ status: held && h.status === 'draft' ? 'held' : h.status, at: iso(h.at), reason: h.reason ?? null, run: h.run })),
     ...(inv.heldReason ? { heldReason: inv.heldReason, heldErrors: inv.heldErrors ?? [] } : {}),
     ...(inv.ackRef ? { ackRef: inv.ackRef } : {}),
   };

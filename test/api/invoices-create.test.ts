@@ -173,7 +173,13 @@ describe('POST /v1/partner/invoices (SPEC 3.1, 4.1, 5.1, 7.1)', function () {
       expect(res.body).to.include({ number: body.number, status: 'held', heldReason: 'address_required' });
       expect(res.body.heldErrors.map((e: any) => [e.code, e.path])).to.deep.equal([['address_required', 'seller.address']]);
       const got = await getInvoice(p, res.body.invoiceId);
-      expect(got.body).to.include({ status: 'draft', reason: 'address_required', heldReason: 'address_required' });
+      // held everywhere on the Partner API: GET, its history, the list and its filter.
+      expect(got.body).to.include({ status: 'held', reason: 'address_required', heldReason: 'address_required' });
+      expect(got.body.heldErrors).to.deep.equal(res.body.heldErrors);
+      expect(got.body.history.map((h: any) => [h.status, h.reason])).to.deep.equal([['held', 'held: address_required']]);
+      const listed = await call('GET', '/v1/partner/invoices?status=held', { headers: p.headers });
+      expect(listed.body.data.map((i: any) => [i.invoiceId, i.status])).to.deep.equal([[res.body.invoiceId, 'held']]);
+      expect((await call('GET', '/v1/partner/invoices?status=draft', { headers: p.headers })).body.data).to.deep.equal([]);
       const doc = await call('GET', `/v1/partner/invoices/${res.body.invoiceId}/document`, { headers: p.headers });
       expect(doc.status).to.equal(404);
       // No pipeline for a held invoice.

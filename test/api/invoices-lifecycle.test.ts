@@ -72,6 +72,10 @@ describe('invoice lifecycle: DELETE and retry (SPEC 3.1, 4.1, 8)', function () {
       const got = await getInvoice(p, draft.invoiceId);
       expect(got.body.history.map((h: any) => h.status)).to.deep.equal(['queued', 'draft']);
       expect(got.body.reason).to.contain('automatic submission failed');
+      // A draft that is not held: listed by ?status=draft, not by ?status=held.
+      const drafts = await call('GET', '/v1/partner/invoices?status=draft', { headers: p.headers });
+      expect(drafts.body.data.map((i: any) => [i.invoiceId, i.status])).to.deep.equal([[draft.invoiceId, 'draft']]);
+      expect((await call('GET', '/v1/partner/invoices?status=held', { headers: p.headers })).body.data).to.deep.equal([]);
       const res = await del(p, draft.invoiceId);
       expect(res.status).to.equal(204);
       expect(res.text).to.equal('');

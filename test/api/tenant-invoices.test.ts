@@ -195,6 +195,10 @@ describe('Tenant API', () => {
       const t = await newTenant();
       const one = await call('POST', '/v1/invoices', { headers: mutation(t), json: tenantInvoice(t) });
       const two = await call('POST', '/v1/invoices', { headers: mutation(t), json: tenantInvoice(t) });
+      // The Tenant API's drafts are drafts (never held): ?status=draft lists them, ?status=held is not a filter here.
+      const drafts = await call('GET', '/v1/invoices?status=draft', { headers: t.headers });
+      expect(drafts.body.data.map((i: any) => [i.id, i.status])).to.have.deep.members([[one.body.id, 'draft'], [two.body.id, 'draft']]);
+      expectTenantError(await call('GET', '/v1/invoices?status=held', { headers: t.headers }), 400, 'invalid_body');
       const submit = await call('POST', '/v1/invoices/submit', { headers: mutation(t), json: { ids: [one.body.id, two.body.id, randomUUID()] } });
       expect(submit.status, submit.text).to.equal(200);
       expect(submit.body.submitted).to.equal(2);

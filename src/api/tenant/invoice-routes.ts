@@ -1,5 +1,5 @@
 import { serviceErrors } from '../../domain/errors';
-import { listQuerySchema, resolveListQuery, type InvoiceListQuery, type RawListQuery } from '../../domain/invoice-list-query';
+import { resolveListQuery, tenantListQuerySchema, type InvoiceListQuery, type RawListQuery } from '../../domain/invoice-list-query';
 import { modeQuerySchema, submitRequestSchema, type ModeQuery, type SubmitRequest } from '../../domain/tenant-schemas';
 import { idempotent, TENANT } from '../../http/idempotency-middleware';
 import type { TenantContext, TenantRouter, Validated } from '../../http/request-state';
@@ -12,7 +12,7 @@ export function tenantCaller(ctx: TenantContext): TenantCaller {
 
 /** The list filters: shape first (joi), then the rules between fields and the cursor. */
 function listQuery(input: unknown): InvoiceListQuery {
-  const { value, errors } = resolveListQuery(validateQuery<RawListQuery>(listQuerySchema, input));
+  const { value, errors } = resolveListQuery(validateQuery<RawListQuery>(tenantListQuerySchema, input));
   if (!value) throw serviceErrors.validation(errors, 'InvalidQuery: the query string failed validation; see errors.');
   return value;
 }
