@@ -5,7 +5,7 @@
  * Exit status: 0 no fatal finding, 1 at least one fatal finding, 2 usage error, unreadable file or
  * not well-formed XML (one line on stderr).
  */
-import { XmlParseError, validatePintAeNative } from '../pint-ae/rules';
+import { XmlParseError, validateDocument, type Findings } from '../pint-ae/rules';
 
 export interface ValidateIo {
   stdout: NodeJS.WritableStream;
@@ -28,13 +28,13 @@ export async function validateCommand(args: string[], io: ValidateIo): Promise<n
   } catch (err) {
     return fail(`cannot read ${file}: ${(err as Error).message}`);
   }
-  let result: ReturnType<typeof validatePintAeNative>;
+  let result: Findings;
   try {
-    result = validatePintAeNative(xml);
+    result = validateDocument(xml);
   } catch (err) {
     if (err instanceof XmlParseError) return fail(`${file} is not well-formed XML: ${err.message}`);
     throw err;
   }
-  io.stdout.write(JSON.stringify({ fatal: result.fatal, warning: result.warning }) + '\n');
+  io.stdout.write(JSON.stringify(result) + '\n');
   return result.fatal.length > 0 ? 1 : 0;
 }

@@ -1,4 +1,5 @@
 // Who may submit what (SPEC 3.1, 5.1 rule 3, 7.1). Pure: the create service asks these before storing anything.
+import { ServiceError } from './errors';
 import type { InvoiceCreateBody } from './invoice-types';
 import { TEST_TRN_ACCEPT, TEST_TRN_REJECT } from './trn';
 
@@ -30,6 +31,11 @@ export function trnMismatch(body: Pick<InvoiceCreateBody, 'trn' | 'seller' | 'in
   const isSale = (body.invoiceType ?? 'sale') === 'sale';
   if (isSale && body.seller?.trn && body.seller.trn !== smeTrn) return { path: 'seller.trn', given: body.seller.trn };
   return null;
+}
+
+/** 403 trn_mismatch (SPEC 5.1 rule 3), as POST /v1/partner/invoices and its dry run answer it. */
+export function trnMismatchError(mismatch: TrnMismatch): ServiceError {
+  return new ServiceError(403, 'trn_mismatch', 'Forbidden', `${mismatch.path} ${mismatch.given} is not the TRN of the SME this connection secret belongs to.`, { path: mismatch.path });
 }
 
 /** "Unique per SME per year": the year the uniqueness is counted in. */

@@ -8,7 +8,7 @@ import { insertEach } from '../db/insert-each';
 import type { InvoiceCreateBody } from '../domain/invoice-types';
 import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
 import { preSubmitCheck, type HeldResult } from '../domain/pre-submit';
-import { issueYearOf, reservedTrnOutcome, trnMismatch } from '../domain/submission-rules';
+import { issueYearOf, reservedTrnOutcome, trnMismatch, trnMismatchError } from '../domain/submission-rules';
 import { TEST_TRN_ACCEPT, TEST_TRN_REJECT } from '../domain/trn';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
@@ -94,9 +94,7 @@ export function prepareInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opt
   }
   if (!reserved) {
     const mismatch = trnMismatch(body, sme.trn);
-    if (mismatch) {
-      throw new ServiceError(403, 'trn_mismatch', 'Forbidden', `${mismatch.path} ${mismatch.given} is not the TRN of the SME this connection secret belongs to.`, { path: mismatch.path });
-    }
+    if (mismatch) throw trnMismatchError(mismatch);
   }
   const held = reserved ? null : preSubmitCheck(body);
   const now = new Date();

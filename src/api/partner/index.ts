@@ -12,6 +12,7 @@ import { registerInvoices } from './invoice-routes';
 import { registerInvoiceDocument } from './invoice-document-route';
 import { registerWebhookDeliveries } from './webhook-delivery-routes';
 import { registerCredits } from './credit-routes';
+import { registerDocumentValidation, registerInvoiceValidation } from './validate-routes';
 
 /**
  * The Partner API (/v1/partner). Order matters and is visible here: partner credentials first, then the
@@ -24,11 +25,13 @@ export function partnerRouter(): Router {
   registerPing(router);
   registerWhoami(router);
   registerValidateTrn(router);
+  registerDocumentValidation(router);
 
   const smeScoped = new Router<SmeState>();
   smeScoped.use(smeAuth(), jsonBody());
   registerCustomers(smeScoped);
   registerBulkInvoices(smeScoped);
+  registerInvoiceValidation(smeScoped);
   registerInvoices(smeScoped);
   registerInvoiceDocument(smeScoped);
   registerWebhookDeliveries(smeScoped);

@@ -17,8 +17,8 @@ export function invoiceScope(ctx: SmeContext): InvoiceScope {
   return { partnerId: ctx.state.partner._id, smeId: ctx.state.sme._id };
 }
 
-/** SPEC 2.1 InvoiceCreateBody, with every refusal at its JSON path. */
-function invoiceBody(input: unknown): InvoiceCreateBody {
+/** SPEC 2.1 InvoiceCreateBody, with every refusal at its JSON path (POST and its dry run, /invoices/validate). */
+export function invoiceBody(input: unknown): InvoiceCreateBody {
   const { value, errors } = validateInvoiceBody(input);
   if (!value) throw serviceErrors.validation(errors, 'InvalidBody: the request body failed validation; see meta.errors.');
   return value;

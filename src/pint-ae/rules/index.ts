@@ -70,3 +70,12 @@ export function validateParsed(doc: XmlDocument, profile: Profile = profileOfPar
 export function validatePintAeNative(xml: string): { fatal: Finding[]; warning: Finding[] } {
   return validateParsed(parseXml(xml), profileOf(xml));
 }
+
+/**
+ * The report on one UBL document, as `einvoice validate` prints it and POST /v1/partner/documents/validate answers
+ * it: `{fatal, warning}`, each finding `{id, location, text}`. Throws XmlParseError when `xml` is not well-formed.
+ */
+export function validateDocument(xml: string): Findings {
+  const { fatal, warning } = validatePintAeNative(xml);
+  return { fatal, warning };
+}
