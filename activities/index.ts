@@ -4,6 +4,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { advanceInvoiceStatus, StatusChangeError } from '../src/services/invoice-status-writer';
 import { aspSteps, beginInvoiceRun, reserveDeliveryCredit, transformInvoice, validateInvoiceDocument, type PipelineDeps } from './invoice-pipeline';
+import { observed } from './observability';
 import { purgeExpired } from './purge-activities';
 import { createWebhookDelivery, recordWebhookAttempt, sendWebhookAttempt } from './webhook-activities';
 
@@ -22,7 +23,8 @@ export function createActivities(deps: ActivityDeps) {
     recordWebhookAttempt,
     purgeExpired,
   };
-  return withStatusFailures(activities);
+  // Outermost: the log context (invoice, workflow, run) and the step's duration and failures (./observability.ts).
+  return observed(withStatusFailures(activities));
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -1,5 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { config } from '../src/config';
+import { logger } from '../src/logger';
+import { aspCallDuration, aspCalls } from '../src/metrics';
 import { Invoice, InvoiceDocument } from '../src/db/models';
 import { ServiceError } from '../src/domain/errors';
 import type { InvoiceStatus } from '../src/domain/invoice-status';
@@ -133,6 +135,29 @@ function asActivityFailure(err: unknown): unknown {
   return err;
 }
 
+/** einvoice_asp_calls_total's outcome for a call that threw. */
+function aspErrorOutcome(err: unknown): string {
+  if (err instanceof AspRetryableError) return 'retryable_error';
+  if (err instanceof AspUnavailableError) return 'unavailable';
+  if (err instanceof AspRequestError) return 'request_refused';
+  return 'error';
+}
+
+/** One call to the ASP, counted by outcome and timed; a failure is counted and rethrown as the activity's failure. */
+async function aspCall<T>(mode: string, call: 'submit' | 'poll', send: () => Promise<T>, outcomeOf: (answer: T) => string): Promise<T> {
+  const end = aspCallDuration.startTimer({ mode, call });
+  try {
+    const answer = await send();
+    aspCalls.inc({ mode, call, outcome: outcomeOf(answer) });
+    return answer;
+  } catch (err) {
+    aspCalls.inc({ mode, call, outcome: aspErrorOutcome(err) });
+    throw asActivityFailure(err);
+  } finally {
+    end();
+  }
+}
+
 /** What the pipeline's steps need from outside: the ASP of each mode (sandbox: the Tenant API's sandbox mode). */
 export interface PipelineDeps {
   asp: { test: AspClient; live: AspClient; sandbox?: AspClient };
@@ -152,14 +177,13 @@ export function aspSteps(deps: PipelineDeps) {
       if (!doc) throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} has no rendered document to deliver`, 'unexpected_status');
       const run = inv.run ?? 1;
       await openHandOver({ invoiceId, run, xml: doc.xml, documentUuid: doc.documentUuid });
-      let handOver;
-      try {
-        handOver = await aspOf(inv.mode).submit({ invoiceId, run, body: inv.body, xml: doc.xml });
-      } catch (err) {
-        throw asActivityFailure(err);
-      }
+      const handOver = await aspCall(inv.mode, 'submit', () => aspOf(inv.mode).submit({ invoiceId, run, body: inv.body, xml: doc.xml }), (h) => (h.accepted ? 'accepted' : 'refused'));
       await recordHandOver({ invoiceId, run, xml: doc.xml, documentUuid: doc.documentUuid, submissionId: handOver.accepted ? handOver.submissionId : null, answer: handOver.answer });
-      if (!handOver.accepted) return { delivered: false, reason: handOver.reason };
+      if (!handOver.accepted) {
+        logger.info({ mode: inv.mode, run, reason: handOver.reason }, 'ASP refused the hand-over');
+        return { delivered: false, reason: handOver.reason };
+      }
+      logger.info({ mode: inv.mode, run, submissionId: handOver.submissionId }, 'handed to the ASP');
       await moveInvoiceStatus(invoiceId, { status: inv.status as InvoiceStatus, run: inv.run }, 'delivered', null, { aspSubmissionId: handOver.submissionId });
       return { delivered: true, submissionId: handOver.submissionId };
     },
@@ -168,13 +192,9 @@ export function aspSteps(deps: PipelineDeps) {
     async pollAspVerdict({ invoiceId, submissionId }: { invoiceId: string; submissionId: string }): Promise<AspVerdict | { submissionId: string; status: 'pending' }> {
       const inv = await Invoice.findById(invoiceId, { mode: 1, body: 1 }).lean();
       if (!inv) throw notFound(invoiceId);
-      let polled;
-      try {
-        polled = await aspOf(inv.mode).poll({ invoiceId, submissionId, body: inv.body });
-      } catch (err) {
-        throw asActivityFailure(err);
-      }
+      const polled = await aspCall(inv.mode, 'poll', () => aspOf(inv.mode).poll({ invoiceId, submissionId, body: inv.body }), (p) => p.status);
       const { answer, ...verdict } = polled;
+      logger.info({ mode: inv.mode, submissionId, verdict: verdict.status, reason: 'reason' in verdict ? verdict.reason : undefined }, `ASP poll: ${verdict.status}`);
       if (answer) await recordAnswer(answer, 'poll');
       return verdict;
     },

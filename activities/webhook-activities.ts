@@ -6,6 +6,8 @@ import { tenantStatusUpdateBody, type TenantEventStatus } from '../src/webhooks/
 import { signatureHeaders } from '../src/webhooks/sign';
 import { postWebhook } from '../src/webhooks/send';
 import { config } from '../src/config';
+import { addLogContext, logger } from '../src/logger';
+import { webhookAttempts } from '../src/metrics';
 
 // The webhook workflow's effects on the world. Each is safe to repeat (Temporal may retry an activity).
 
@@ -54,7 +56,13 @@ export async function sendWebhookAttempt(input: { deliveryId: string; attempt: n
     return { kind: 'skipped', rowStatus: row?.status ?? null };
   }
   const sentAt = Date.now();
-  if (!target.url) return { kind: 'sent', ok: false, status: null, error: `no ${target.tenant ? 'status URL registered for the tenant' : 'webhook URL registered for the partner'}`, sentAt, durationMs: 0 };
+  const kind = target.tenant ? 'tenant_status_update' : 'partner_webhook';
+  addLogContext({ invoiceId: target.invoiceId });
+  if (!target.url) {
+    webhookAttempts.inc({ outcome: 'no_url', kind });
+    logger.info({ attempt: input.attempt, outcome: 'no_url' }, 'webhook not sent: no URL registered');
+    return { kind: 'sent', ok: false, status: null, error: `no ${target.tenant ? 'status URL registered for the tenant' : 'webhook URL registered for the partner'}`, sentAt, durationMs: 0 };
+  }
   const { t, timestamp } = stampOf(sentAt);
   const body = target.tenant
     ? tenantStatusUpdateBody({ ...target.tenant, invoiceId: target.invoiceId, status: target.eventStatus, reason: target.eventReason }, timestamp)
@@ -66,6 +74,10 @@ export async function sendWebhookAttempt(input: { deliveryId: string; attempt: n
     'X-Webhook-Attempt': String(input.attempt),
   };
   const result = await postWebhook({ url: target.url, mode: target.mode, headers, body });
+  const outcome = result.ok ? 'delivered' : result.status !== null ? 'http_error' : 'network_error';
+  webhookAttempts.inc({ outcome, kind });
+  // The event's status, never the body or the signature headers.
+  logger.info({ attempt: input.attempt, outcome, httpStatus: result.status, error: result.error ?? undefined, durationMs: result.durationMs, event: target.eventStatus }, `webhook attempt ${outcome}`);
   return { kind: 'sent', ok: result.ok, status: result.status, error: result.error, sentAt, durationMs: result.durationMs };
 }
 

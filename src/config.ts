@@ -27,6 +27,10 @@ export interface Config {
   simulatedAspAckDelayMs: number;
   /** How long an invoice workflow waits for the ASP's callback before its first poll, in milliseconds (the ASP schedule's unit). */
   aspAckFallbackMs: number;
+  /** Set: /metrics (API and worker) wants `Authorization: Bearer <token>`. Unset: open. */
+  metricsToken: string | null;
+  /** The worker's own /metrics port (its business metrics and the Temporal SDK's); null: not served. */
+  workerMetricsPort: number | null;
 }
 
 /** 30 s, 2 min, 10 min, 30 min, 1 h, 3 h: the product owner's "30 s to 3 h" webhook backoff. */
@@ -54,6 +58,8 @@ function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultRateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600),
     simulatedAspAckDelayMs: int(env, 'SIMULATED_ASP_ACK_DELAY_MS', 300),
     aspAckFallbackMs: int(env, 'ASP_ACK_FALLBACK_MS', 30_000),
+    metricsToken: env.METRICS_TOKEN || null,
+    workerMetricsPort: !env.WORKER_METRICS_PORT || env.WORKER_METRICS_PORT === 'off' ? null : int(env, 'WORKER_METRICS_PORT', 9464),
   };
 }
 

@@ -6,10 +6,16 @@ import { createWorker } from './temporal/worker-factory';
 import { logger } from './logger';
 import { temporalClient, closeTemporalClient, useTemporalConnection } from './temporal/client';
 import { ensureMaintenanceSchedule } from './temporal/maintenance-schedule';
+import { freeLoopbackPort, sdkMetricsTelemetry, serveWorkerMetrics } from './worker-metrics';
 
 async function main(): Promise<void> {
   const cfg = config();
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  // WORKER_METRICS_PORT: our registry and the SDK's metrics (exported on a loopback port, appended) on one /metrics.
+  const sdkPort = cfg.workerMetricsPort !== null ? await freeLoopbackPort() : null;
+  Runtime.install({ logger: new DefaultLogger('WARN'), ...(sdkPort !== null ? { telemetryOptions: sdkMetricsTelemetry(`127.0.0.1:${sdkPort}`) } : {}) });
+  const metricsServer =
+    cfg.workerMetricsPort !== null ? await serveWorkerMetrics({ port: cfg.workerMetricsPort, sdkMetricsUrl: `http://127.0.0.1:${sdkPort}/metrics` }) : null;
+  if (metricsServer) logger.info({ port: cfg.workerMetricsPort }, 'worker metrics on /metrics');
   await connectMongo(cfg.mongodbUri);
   const connection = await NativeConnection.connect({ address: cfg.temporalAddress });
   useTemporalConnection(connection);
@@ -23,6 +29,7 @@ async function main(): Promise<void> {
   await closeTemporalClient();
   await connection.close();
   await disconnectMongo();
+  metricsServer?.close();
   logger.info('worker stopped');
 }
 

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { pingMongo } from '../db/connection';
 import { pingTemporal } from '../temporal/client';
-import { registry } from '../http/metrics';
+import { metricsAuthorized, registry } from '../http/metrics';
 
-/** /healthz: the process answers. /readyz: MongoDB and Temporal are reachable, so requests can succeed. /metrics: Prometheus. */
+/** /healthz: the process answers. /readyz: MongoDB and Temporal are reachable, so requests can succeed. /metrics: Prometheus (behind METRICS_TOKEN when set). */
 export function healthRouter(): Router {
   const router = new Router();
   router.get('/healthz', (ctx) => {
@@ -15,6 +15,12 @@ export function healthRouter(): Router {
     ctx.body = { ok: mongodb && temporal, mongodb, temporal };
   });
   router.get('/metrics', async (ctx) => {
+    if (!metricsAuthorized(ctx.get('Authorization'))) {
+      ctx.status = 401;
+      ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
+      ctx.body = { error: 'metrics_token_required', message: 'Send METRICS_TOKEN as Authorization: Bearer <token>.' };
+      return;
+    }
     ctx.type = registry.contentType;
     ctx.body = await registry.metrics();
   });

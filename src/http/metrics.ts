@@ -1,27 +1,39 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
-import client from 'prom-client';
+import { config } from '../config';
+import { httpDuration, httpRequests, registry } from '../metrics';
 
-// Prometheus metrics on /metrics (DESIGN "Conventions"): process defaults plus request latency by route.
-export const registry = new client.Registry();
-client.collectDefaultMetrics({ register: registry });
+export { registry };
 
-const httpDuration = new client.Histogram({
-  name: 'http_request_duration_seconds',
-  help: 'API request latency by method, route pattern and status',
-  labelNames: ['method', 'route', 'status'] as const,
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-  registers: [registry],
-});
+/** The matched route pattern (e.g. /v1/partner/invoices/:id), or `unmatched`: ids stay out of labels. */
+export function routeOf(ctx: { _matchedRoute?: unknown }): string {
+  return ctx._matchedRoute ? String(ctx._matchedRoute) : 'unmatched';
+}
 
+// Prometheus metrics on /metrics (DESIGN "Conventions"): request count and latency by route pattern and status.
 export function httpMetrics(): Middleware {
   return async (ctx, next) => {
     const end = httpDuration.startTimer();
     try {
       await next();
     } finally {
-      // The route pattern, not the path, keeps label cardinality bounded (ids stay out of labels).
-      const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-      end({ method: ctx.method, route: String(route), status: String(ctx.status) });
+      const labels = { method: ctx.method, route: routeOf(ctx as never), status: String(ctx.status) };
+      end(labels);
+      httpRequests.inc(labels);
     }
   };
+}
+
+/**
+ * METRICS_TOKEN set: the scrape must send `Authorization: Bearer <token>` (compared in constant time). Unset:
+ * open, as Prometheus endpoints usually are inside a private network.
+ */
+export function metricsAuthorized(authorization: string | undefined): boolean {
+  const token = config().metricsToken;
+  if (!token) return true;
+  const m = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
+  if (!m) return false;
+  const given = Buffer.from(m[1].trim());
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

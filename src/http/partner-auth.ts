@@ -3,6 +3,7 @@ import { Partner, SmeConnection, type PartnerDoc, type SmeConnectionDoc } from '
 import type { PartnerState, SmeState } from './request-state';
 import { secretMatches, sha256Hex } from '../credentials/secrets';
 import { serviceErrors } from '../domain/errors';
+import { addLogContext } from '../logger';
 
 
 const INACTIVE = new Set(['revoked', 'live_rejected']);
@@ -28,6 +29,7 @@ export function partnerAuth(): Middleware<PartnerState> {
       throw serviceErrors.forbidden('key_mode_mismatch', `This key cannot act in ${partner.mode} mode; use your ${partner.mode} key.`);
     }
     ctx.state.partner = partner;
+    addLogContext({ partnerId: String(partner._id) });
     await next();
   };
 }
@@ -48,6 +50,7 @@ export function smeAuth(): Middleware<SmeState> {
       throw serviceErrors.forbidden('connection_revoked', 'This SME connection has been revoked; reconnect the SME.');
     }
     ctx.state.sme = sme;
+    addLogContext({ smeId: String(sme._id) });
     await next();
   };
 }

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { TenantMode } from '../domain/tenant-invoice-types';
+import { addLogContext } from '../logger';
 import { authenticateTenant } from '../services/tenants';
 import type { TenantState } from './request-state';
 
@@ -14,6 +15,7 @@ export function tenantAuth(): Middleware<TenantState> {
   return async (ctx, next) => {
     const tenant = await authenticateTenant(ctx.get('Authorization'));
     ctx.state.tenant = tenant;
+    addLogContext({ tenantId: String(tenant._id) });
     ctx.state.mode = tenant.mode as TenantMode;
     const source = ctx.get('X-Service-Source').replace(/[^\x20-\x7e]/g, '').trim().slice(0, SOURCE_MAX_LENGTH);
     ctx.state.source = source || null;

@@ -4,6 +4,9 @@
 // turn them into Temporal failures, the API into its refusals.
 import { Invoice } from '../db/models';
 import { canTransition, startsNewRun, type InvoiceStatus } from '../domain/invoice-status';
+import { logger } from '../logger';
+import { invoiceTransitions } from '../metrics';
+import { invoiceWorkflowId } from '../temporal/contract';
 
 export type StatusChangeFailure =
   /** The invoice does not exist (deleted). */
@@ -85,7 +88,11 @@ export async function tryMove(
     { _id: invoiceId, status: from, ...alsoRequire },
     { $set: { ...set, status: to, reason, run }, $push: { history: { status: to, at: new Date(), reason, run } } },
   );
-  return updated.matchedCount === 0 ? null : { status: to, run, changed: true };
+  if (updated.matchedCount === 0) return null;
+  // The one place every transition passes: its counter and its log line (the pipeline's step outcomes at info).
+  invoiceTransitions.inc({ from, to });
+  logger.info({ invoiceId, workflowId: invoiceWorkflowId(invoiceId), from, to, reason, run }, `invoice ${to}`);
+  return { status: to, run, changed: true };
 }
 
 /**

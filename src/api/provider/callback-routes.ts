@@ -2,12 +2,13 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { config } from '../../config';
 import { ServiceError, serviceErrors } from '../../domain/errors';
-import { logger } from '../../logger';
+import { addLogContext, logger } from '../../logger';
 import { ASP_SIGNATURE_HEADER, type Submission } from '../../provider/asp-api';
 import { aspSignatureProblem } from '../../provider/asp-callback-signature';
 import { verdictOf } from '../../provider/asp-verdicts';
 import { recordAnswer } from '../../services/asp-evidence';
 import { signalAspVerdict } from '../../temporal/client';
+import { invoiceWorkflowId } from '../../temporal/contract';
 
 const MAX_CALLBACK_BYTES = 256 * 1024;
 
@@ -34,6 +35,9 @@ export function providerRouter(): Router {
       throw serviceErrors.notFound(`No submission ${String(sub.submissionId).slice(0, 100)} was made by this service.`);
     }
     const verdict = verdictOf(sub);
+    // The request line (and any warning below) names the invoice the ASP answered for, and its verdict.
+    addLogContext({ invoiceId: recorded.invoiceId, workflowId: invoiceWorkflowId(recorded.invoiceId) });
+    logger.info({ submissionId: sub.submissionId, verdict: verdict.status, changed: recorded.changed }, `ASP callback: ${verdict.status}`);
     if (recorded.changed && verdict.status !== 'pending') {
       await signalAspVerdict(recorded.invoiceId, verdict).catch((err: unknown) =>
         // The workflow is gone (invoice deleted) or Temporal is away: the workflow's polling covers the latter.
