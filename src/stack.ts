@@ -9,7 +9,7 @@ import { waitUntil } from '../scripts/infra/net';
 import { connectMongo, disconnectMongo } from './db/connection';
 import { seedOnce, type SeedCredentials } from './dev/seed';
 import { createAspSimulator, type AspSimulator } from './provider/simulator';
-import { startStatusReceiver } from './dev/status-receiver';
+import { PARTNER_WEBHOOK_PATH, startDevReceiver, TENANT_STATUS_PATH, type DevReceiver } from './dev/webhook-receiver';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     console.log('\nStopping...');
     await Promise.all(children.map((c) => stopChild(c)));
     await sandbox.stop();
-    await statusReceiver.stop();
+    await receiver.stop();
     await infra.stop();
     process.exit(code);
   };
@@ -49,15 +49,21 @@ async function main(): Promise<void> {
     PROVIDER_CLIENT_SECRET: process.env.PROVIDER_CLIENT_SECRET || SANDBOX.clientSecret,
     PROVIDER_CALLBACK_SECRET: process.env.PROVIDER_CALLBACK_SECRET || SANDBOX.callbackSecret,
   };
-  // The seeded tenant's status URL: prints each status update it receives, with its signature checked.
+  // The seeded partner's webhook URL and the seeded tenant's status URL: one local receiver prints each event it
+  // receives as `[webhook] …` / `[status-update] …`, with its signature checked against that owner's secret.
+  let partnerSecret: string | null = null;
   let tenantSecret: string | null = null;
-  const statusReceiver = await startStatusReceiver({
-    port: Number(process.env.STATUS_RECEIVER_PORT || 0),
-    secret: () => tenantSecret,
-    print: (line) => process.stdout.write(`[status-update] ${line}\n`),
+  const receiver = await startDevReceiver({
+    port: Number(process.env.WEBHOOK_RECEIVER_PORT || process.env.STATUS_RECEIVER_PORT || 0),
+    routes: {
+      [PARTNER_WEBHOOK_PATH]: { label: 'webhook', secret: () => partnerSecret },
+      [TENANT_STATUS_PATH]: { label: 'status-update', secret: () => tenantSecret },
+    },
+    print: (line) => process.stdout.write(`${line}\n`),
   });
   await connectMongo(infra.mongo.uri);
-  const creds = await seedOnce(DATA_DIR, { statusUrl: statusReceiver.url });
+  const creds = await seedOnce(DATA_DIR, { webhookUrl: receiver.url(PARTNER_WEBHOOK_PATH), statusUrl: receiver.url(TENANT_STATUS_PATH) });
+  partnerSecret = creds.webhookSecret;
   tenantSecret = creds.tenant?.webhookSecret ?? null;
   await disconnectMongo();
 
@@ -78,7 +84,7 @@ async function main(): Promise<void> {
     console.error(`The API did not answer on port ${port} within 60 s; see the [api] lines above.`);
     return stop(1);
   }
-  printWelcome(infra, port, creds, sandbox);
+  printWelcome(infra, port, creds, sandbox, receiver);
 }
 
 /** Development credentials between the service and its local sandbox ASP; a real provider issues its own. */
@@ -96,7 +102,7 @@ function prefixOutput(child: ChildProcess, name: string): void {
   }
 }
 
-function printWelcome(infra: Infra, port: number, c: SeedCredentials, sandbox: AspSimulator): void {
+function printWelcome(infra: Infra, port: number, c: SeedCredentials, sandbox: AspSimulator, receiver: DevReceiver): void {
   const base = `http://localhost:${port}`;
   const auth = `-H 'X-API-Key: ${c.apiKey}' -H 'X-API-Secret: ${c.apiSecret}'`;
   console.log(`
@@ -106,11 +112,13 @@ Invoice Submission Service is up.
   Temporal UI    ${infra.temporal.uiUrl ?? 'http://localhost:8233 (reused server: its own UI)'}
   MongoDB        ${infra.mongo.uri}${infra.mongo.started ? ` (${path.basename(infra.mongo.how)})` : ' (reused)'}
   Sandbox ASP    ${sandbox.url}   (simulator; PROVIDER_SANDBOX_URL of the API and worker)
+  Webhooks       ${receiver.base}   (local receiver: prints each signed event below as [webhook] / [status-update])
 
 Test partner (mode test), seeded once and kept in .data/seed-credentials.json:
   partnerId             ${c.partnerId}
   X-API-Key             ${c.apiKey}
   X-API-Secret          ${c.apiSecret}
+  webhook URL           ${receiver.url(PARTNER_WEBHOOK_PATH)}   (set each start; events print as [webhook])
   webhook secret        ${c.webhookSecret}
   SME TRN               ${c.trn}
   x-erp-partner-secret  ${c.connectionSecret}
@@ -118,11 +126,13 @@ Test partner (mode test), seeded once and kept in .data/seed-credentials.json:
 Try:
   curl -s ${base}/v1/partner/ping ${auth}
   curl -s ${base}/v1/partner/whoami ${auth}
-${tenantWelcome(base, c)}
+then the README's "Walk-through with curl" (sh; needs curl, jq and node) or \`npx tsx examples/partner-client.ts\`:
+after its POST a signed invoice.status_changed prints here as [webhook] signature ok {...}.
+${tenantWelcome(base, c, receiver)}
 Ctrl-C stops everything this command started.`);
 }
 
-function tenantWelcome(base: string, c: SeedCredentials): string {
+function tenantWelcome(base: string, c: SeedCredentials, receiver: DevReceiver): string {
   const t = c.tenant;
   if (!t) return '';
   return `
@@ -131,9 +141,10 @@ Sandbox tenant (Tenant API, mode ${t.mode}; status updates print below as [statu
   TRN             ${t.trn}
   clientId        ${t.clientId}
   clientSecret    ${t.clientSecret}
+  status URL      ${receiver.url(TENANT_STATUS_PATH)}
   webhook secret  ${t.webhookSecret}
 
-Get a token (valid 1 h), then follow the README's Tenant walk-through:
+Get a token (valid 1 h), then follow the README's Tenant walk-through (or \`npx tsx examples/tenant-client.ts\`):
   curl -s ${base}/v1/auth/token -H 'Content-Type: application/json' -d '{"clientId":"${t.clientId}","clientSecret":"${t.clientSecret}"}'
 `;
 }

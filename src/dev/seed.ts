@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Partner, SmeConnection, Tenant } from '../db/models';
-import { connectSme, createPartner } from '../services/admin';
+import { connectSme, createPartner, updatePartner } from '../services/admin';
 import { createTenant, updateTenant, type CreatedTenant } from '../services/tenants';
 
 export interface SeedCredentials {
@@ -23,8 +23,10 @@ const SEED_TENANT_TRN = '100234567800003';
 /**
  * Seeds one test-mode partner with one connected SME, once. Secrets are only stored hashed, so the
  * plain credentials of the seed are kept in the (git-ignored) data directory for later runs to print.
+ * `webhookUrl` (the partner's) and `statusUrl` (the tenant's) are set on every call: they point at this run's
+ * local receiver, whose port may change between runs.
  */
-export async function seedOnce(dataDir: string, opts: { statusUrl?: string } = {}): Promise<SeedCredentials> {
+export async function seedOnce(dataDir: string, opts: { statusUrl?: string; webhookUrl?: string } = {}): Promise<SeedCredentials> {
   const file = path.join(dataDir, 'seed-credentials.json');
   let creds: SeedCredentials | null = null;
   if (fs.existsSync(file)) {
@@ -44,6 +46,7 @@ export async function seedOnce(dataDir: string, opts: { statusUrl?: string } = {
       connectionSecret: sme.connectionSecret,
     };
   }
+  if (opts.webhookUrl) await updatePartner(creds.partnerId, { webhookUrl: opts.webhookUrl });
   creds.tenant = await seedTenant(creds.tenant, opts.statusUrl ?? null);
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(creds, null, 2) + '\n', { mode: 0o600 });

@@ -1,17 +1,11 @@
-// The invoice.status_changed event (SPEC 6.1): pure, no I/O.
+// The invoice.status_changed event (SPEC 6.1): pure, no I/O (the import below is a type, erased).
+import type { StatusChangedEvent } from '../../lib';
 
 export const STATUS_CHANGED_EVENT = 'invoice.status_changed';
 export type EventStatus = 'delivered' | 'rejected';
 
-export interface StatusChangedEvent {
-  event: typeof STATUS_CHANGED_EVENT;
-  erpPartnerId: string;
-  invoiceId: string;
-  status: EventStatus;
-  reason: string | null;
-  /** ISO-8601 at seconds precision; equals the signature's t. */
-  timestamp: string;
-}
+/** The payload type is declared once, in the package entry's types (lib/index.d.ts), for integrators and us. */
+export type { StatusChangedEvent };
 
 /** Unix seconds of a send, and the matching ISO timestamp (no milliseconds: SPEC says seconds precision). */
 export function stampOf(nowMs: number): { t: number; timestamp: string } {
