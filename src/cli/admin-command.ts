@@ -8,7 +8,7 @@ import { createTenant, updateTenant, type TenantChanges, type TenantInput } from
 import { TENANT_MODES, type TenantMode } from '../domain/tenant-invoice-types';
 import type { PartyAddress } from '../domain/invoice-types';
 import { emirateCode } from '../domain/emirates';
-import { UsageError, type CliIo } from './io';
+import { UsageError, isHelp, type CliIo } from './io';
 import { printWithServices } from './with-services';
 
 const USAGE = `usage:
@@ -25,11 +25,27 @@ const USAGE = `usage:
 /** `einvoice admin ...`: issue credentials. Prints JSON; other tools script against these names and fields. */
 export async function adminCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
+  if (sub !== undefined && isHelp(sub)) {
+    io.stdout.write(USAGE + '\n');
+    return 0;
+  }
   const handler = sub ? SUBCOMMANDS[sub] : undefined;
-  if (!handler) throw new UsageError(sub ? `unknown admin command "${sub}"\n${USAGE}` : USAGE);
+  if (!handler) throw new UsageError(sub ? `unknown admin command "${sub}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
+  if (rest.some(isHelp)) {
+    io.stdout.write(subcommandUsage(sub!) + '\n');
+    return 0;
+  }
   const flags = parseFlags(rest, handler.flags);
   const input = handler.check(flags); // argument errors before touching the database
   return printWithServices(io, `einvoice admin ${sub}`, (err): err is Error => err instanceof AdminError || err instanceof ServiceError, () => handler.run(input));
+}
+
+/** The lines of USAGE for one subcommand (its first line and the continuation lines under it). */
+function subcommandUsage(sub: string): string {
+  const lines = USAGE.split('\n').slice(1);
+  const start = lines.findIndex((l) => l.trimStart().startsWith(`einvoice admin ${sub} `));
+  const end = lines.findIndex((l, i) => i > start && l.trimStart().startsWith('einvoice admin '));
+  return ['usage:', ...lines.slice(start, end === -1 ? undefined : end)].join('\n');
 }
 
 type Flags = Record<string, string | undefined>;

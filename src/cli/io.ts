@@ -7,3 +7,6 @@ export interface CliIo {
 
 /** A mistake in the command line: printed as one line, exit code 2. */
 export class UsageError extends Error {}
+
+/** `--help` or `-h`: the command prints its usage on stdout and exits 0. */
+export const isHelp = (arg: string): boolean => arg === '--help' || arg === '-h';

@@ -1,11 +1,14 @@
 import fs from 'node:fs/promises';
-import { UsageError, type CliIo } from './io';
+import { UsageError, isHelp, type CliIo } from './io';
 
-const USAGE = `usage: einvoice <command>
+const USAGE = `usage: einvoice <command> ...   (einvoice <command> --help for each command's usage)
   render BODY.json          print the PINT-AE XML for a Partner InvoiceCreateBody
   validate DOC.xml          apply the native PINT-AE rules to a UBL document
-  admin <subcommand> ...    partner:create | partner:update | sme:connect | credits:topup
-  ops <subcommand> ...      retry <invoiceId> | stuck [--minutes N] | replay-webhook <invoiceId> | webhook-deliveries <invoiceId>`;
+  admin <subcommand> ...    partner:create | partner:update | sme:connect | tenant:create | tenant:update | credits:topup
+  ops <subcommand> ...      retry | stuck | find | reconcile | replay-webhook | webhook-deliveries
+
+Admin and ops commands connect to MONGODB_URI and TEMPORAL_ADDRESS as the API does, and print JSON.
+Exit status: 0 done, 1 refused or failed (one line on stderr), 2 bad arguments (one line on stderr).`;
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
@@ -21,16 +24,22 @@ const COMMANDS: Record<string, () => Command> = {
 
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   const [name, ...args] = argv;
+  if (name !== undefined && isHelp(name)) {
+    io.stdout.write(USAGE + '\n');
+    return 0;
+  }
   const load = name ? COMMANDS[name] : undefined;
   if (!load) {
-    io.stderr.write((name && name !== '--help' ? `einvoice: unknown command "${name}"\n` : '') + USAGE + '\n');
+    const problem = name ? `unknown command "${name}"` : `missing command (${Object.keys(COMMANDS).join(', ')})`;
+    io.stderr.write(`einvoice: ${problem}; einvoice --help for usage\n`);
     return 2;
   }
   try {
     return await load()(args, io);
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr.write(`einvoice ${name}: ${err.message}\n`);
+      // One line: the problem, then where the usage is (the command's --help prints it on stdout).
+      io.stderr.write(`einvoice ${name}: ${err.message.split('\n')[0]}; einvoice ${name} --help for usage\n`);
       return 2;
     }
     io.stderr.write(`einvoice ${name}: ${(err as Error).message}\n`);

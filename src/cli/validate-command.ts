@@ -20,7 +20,11 @@ export async function validateCommand(args: string[], io: ValidateIo): Promise<n
     io.stderr.write(`einvoice validate: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
     return 2;
   };
-  if (args.length !== 1 || args[0] === '' || args[0] === '--help' || args[0] === '-h') return fail(USAGE);
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(`${USAGE}\n  apply the native PINT-AE rules (both official Schematron files) to a UBL Invoice or CreditNote; prints\n  {"fatal":[{id,location,text}],"warning":[...]}; exit 0 no fatal finding, 1 a fatal finding, 2 usage error\n`);
+    return 0;
+  }
+  if (args.length !== 1 || args[0] === '') return fail(USAGE);
   const file = args[0];
   let xml: string;
   try {

@@ -9,16 +9,25 @@ import type { CliIo } from './io';
  * command exits promptly.
  */
 export async function printWithServices(io: CliIo, label: string, expected: (err: unknown) => err is Error, action: () => Promise<unknown>): Promise<number> {
+  return withServices(async () => {
+    try {
+      io.stdout.write(JSON.stringify(await action()) + '\n');
+      return 0;
+    } catch (err) {
+      if (expected(err)) {
+        io.stderr.write(`${label}: ${err.message}\n`);
+        return 1;
+      }
+      throw err;
+    }
+  });
+}
+
+/** Connects MongoDB, runs a command that prints as it goes, and closes MongoDB and Temporal either way. */
+export async function withServices<T>(action: () => Promise<T>): Promise<T> {
   await connectMongo(config().mongodbUri);
   try {
-    io.stdout.write(JSON.stringify(await action()) + '\n');
-    return 0;
-  } catch (err) {
-    if (expected(err)) {
-      io.stderr.write(`${label}: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
+    return await action();
   } finally {
     await closeTemporalClient();
     await disconnectMongo();

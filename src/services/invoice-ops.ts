@@ -1,14 +1,12 @@
-// Support operations on invoices (DESIGN runtime flow 5): restart stuck or failed runs, list stuck invoices.
+// Support operations on invoices (DESIGN runtime flow 5): restart stuck or failed runs, list stuck invoices,
+// find invoices by number. (Reconciling stored statuses with workflows: invoice-reconcile.ts.)
 // No owner and no rate limit: these are for operators, who see every invoice.
 import { Invoice, type InvoiceStatus } from '../db/models';
 import { invoiceWorkflowId } from '../temporal/contract';
 import { requeue, RETRYABLE } from './invoices-lifecycle';
-import { nudgeOrRestartInvoiceWorkflow, resumeInvoiceWorkflow, type WorkflowInvoice } from '../temporal/client';
+import { describeInvoiceWorkflows, nudgeOrRestartInvoiceWorkflow, resumeInvoiceWorkflow, type InvoiceWorkflowView, type WorkflowInvoice } from '../temporal/client';
 
 export class OpsError extends Error {}
-
-/** Statuses the pipeline passes through on its own; an invoice sitting in one for long is stuck. */
-const IN_FLIGHT: readonly InvoiceStatus[] = ['draft', 'queued', 'transformed', 'validated'];
 
 export interface OpsRetryResult {
   invoiceId: string;
@@ -38,33 +36,129 @@ export async function opsRetry(invoiceId: string): Promise<OpsRetryResult> {
 export interface StuckInvoice {
   invoiceId: string;
   number: string;
+  sellerTrn: string;
   status: string;
+  reason: string | null;
   partnerId: string | null;
   tenantId: string | null;
   mode: string;
   updatedAt: string;
   minutesInStatus: number;
   workflowId: string;
+  /** What Temporal says: running (and the status its query answers), completed, terminated, not_found, ... */
+  workflow: InvoiceWorkflowView;
 }
 
-/** Invoices in an in-flight status (held drafts excluded) unchanged for more than `minutes`, oldest first. */
-export async function stuckInvoices(minutes: number, now = new Date()): Promise<StuckInvoice[]> {
+export interface StuckOptions {
+  /** At most this many invoices, oldest first (default 1000). */
+  limit?: number;
+  /** Progress of the Temporal look-ups (one describe, and a query when running, per invoice). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Invoices in a non-terminal status unchanged for longer than `minutes`, oldest first, each with its workflow's
+ * state: Partner drafts (their automatic start failed; held drafts excluded), queued, transformed, validated,
+ * blocked_no_credit, and delivered awaiting the acknowledgement.
+ */
+export async function stuckInvoices(minutes: number, opts: StuckOptions = {}, now = new Date()): Promise<StuckInvoice[]> {
   const before = new Date(now.getTime() - minutes * 60_000);
-  // A Tenant API draft rests until the tenant submits it: stuck means a Partner draft (its automatic start failed).
-  const filter = { status: { $in: IN_FLIGHT }, updatedAt: { $lt: before }, heldReason: null, $or: [{ status: { $ne: 'draft' as const } }, { tenantId: null }] };
-  const rows = await Invoice.find(filter, { number: 1, status: 1, partnerId: 1, tenantId: 1, mode: 1, updatedAt: 1 })
+  const rows = await Invoice.find({ ...nonTerminalFilter(), updatedAt: { $lt: before } }, { number: 1, sellerTrn: 1, status: 1, reason: 1, partnerId: 1, tenantId: 1, mode: 1, updatedAt: 1 })
     .sort({ updatedAt: 1 })
-    .limit(1000)
+    .limit(opts.limit ?? 1000)
     .lean();
+  const workflows = await describeInvoiceWorkflows(
+    rows.map((r) => r._id),
+    { onProgress: opts.onProgress },
+  );
   return rows.map((r) => ({
     invoiceId: r._id,
     number: r.number,
+    sellerTrn: r.sellerTrn,
     status: r.status,
+    reason: r.reason ?? null,
     partnerId: r.partnerId ?? null,
     tenantId: r.tenantId ?? null,
     mode: r.mode,
     updatedAt: new Date(r.updatedAt as Date).toISOString(),
     minutesInStatus: Math.floor((now.getTime() - new Date(r.updatedAt as Date).getTime()) / 60_000),
     workflowId: invoiceWorkflowId(r._id),
+    workflow: workflows.get(r._id)!,
   }));
+}
+
+/**
+ * Invoices that should have a workflow moving them on: queued, transformed, validated, blocked_no_credit (waits
+ * for a top-up or retry), delivered with an ASP hand-over (waits for the acknowledgement; a reserved-TRN invoice
+ * is delivered with none and nothing waits), and Partner drafts that are not held (their automatic start failed).
+ * A Tenant API draft rests until the tenant submits it, so it is never stuck.
+ */
+export function nonTerminalFilter(opts: { drafts?: boolean } = {}) {
+  const moving = ['queued', 'transformed', 'validated', 'blocked_no_credit'] as const;
+  return {
+    heldReason: null,
+    $or: [
+      { status: { $in: moving } },
+      { status: 'delivered' as const, aspSubmissionId: { $ne: null } },
+      ...(opts.drafts === false ? [] : [{ status: 'draft' as const, tenantId: null }]),
+    ],
+  };
+}
+
+export interface FoundInvoice {
+  invoiceId: string;
+  number: string;
+  sellerTrn: string;
+  surface: 'partner' | 'tenant';
+  partnerId: string | null;
+  smeId: string | null;
+  tenantId: string | null;
+  mode: string;
+  status: string;
+  heldReason: string | null;
+  reason: string | null;
+  run: number;
+  createdAt: string;
+  updatedAt: string;
+  workflowId: string;
+  workflow: InvoiceWorkflowView;
+  /** Where support finds the workflow in the Temporal Web UI. */
+  webUi: string;
+}
+
+/**
+ * The invoices with this number (optionally of this seller TRN), both surfaces, newest first. The number is
+ * unique per SME and year (Partner) or per tenant and mode (Tenant), so several may share it.
+ */
+export async function findInvoices(query: { number: string; trn?: string }, opts: { webUiUrl?: string; namespace: string; limit?: number }): Promise<FoundInvoice[]> {
+  const filter = { number: query.number, ...(query.trn ? { sellerTrn: query.trn } : {}) };
+  const rows = await Invoice.find(filter, { number: 1, sellerTrn: 1, partnerId: 1, smeId: 1, tenantId: 1, mode: 1, status: 1, heldReason: 1, reason: 1, run: 1, createdAt: 1, updatedAt: 1 })
+    .sort({ createdAt: -1 })
+    .limit(opts.limit ?? 100)
+    .lean();
+  const workflows = await describeInvoiceWorkflows(rows.map((r) => r._id));
+  return rows.map((r) => {
+    const workflowId = invoiceWorkflowId(r._id);
+    return {
+      invoiceId: r._id,
+      number: r.number,
+      sellerTrn: r.sellerTrn,
+      surface: r.tenantId ? ('tenant' as const) : ('partner' as const),
+      partnerId: r.partnerId ?? null,
+      smeId: r.tenantId ? null : r.smeId,
+      tenantId: r.tenantId ?? null,
+      mode: r.mode,
+      status: r.status,
+      heldReason: r.heldReason ?? null,
+      reason: r.reason ?? null,
+      run: r.run ?? 1,
+      createdAt: new Date(r.createdAt as Date).toISOString(),
+      updatedAt: new Date(r.updatedAt as Date).toISOString(),
+      workflowId,
+      workflow: workflows.get(r._id)!,
+      webUi: opts.webUiUrl
+        ? `${opts.webUiUrl.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(opts.namespace)}/workflows/${encodeURIComponent(workflowId)}`
+        : `Temporal Web UI, namespace ${opts.namespace}: WorkflowId = '${workflowId}' (or InvoiceNumber = '${r.number}' AND SellerTrn = '${r.sellerTrn}')`,
+    };
+  });
 }

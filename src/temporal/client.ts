@@ -8,6 +8,7 @@ import {
   creditsAvailableSignal,
   INVOICE_WORKFLOW,
   invoiceSearchAttributes,
+  invoiceStatusQuery,
   invoiceWorkflowId,
   retrySignal,
   WEBHOOK_DELIVERY_WORKFLOW,
@@ -167,4 +168,98 @@ export async function startWebhookDelivery(delivery: DeliveryToStart): Promise<v
  */
 export function signalCreditsAvailable(invoiceId: string): Promise<boolean> {
   return signalIfRunning(invoiceId, creditsAvailableSignal);
+}
+
+// ---- Inspection for the ops CLI (read-only: describe, query, list) ----
+
+/** A workflow's execution status as the CLI prints it; `not_found` when Temporal has no such workflow (never started, or past retention). */
+export type InvoiceWorkflowState = 'running' | 'completed' | 'failed' | 'canceled' | 'terminated' | 'continued_as_new' | 'timed_out' | 'not_found' | 'unknown';
+
+export interface InvoiceWorkflowView {
+  workflowId: string;
+  state: InvoiceWorkflowState;
+  /** The `status` query's answer (running workflows only); null when not running or no worker answered in time. */
+  status: string | null;
+  /** When the latest run closed (not running). */
+  closedAt?: string;
+  /** Why `status` is null although the workflow runs. */
+  note?: string;
+}
+
+export interface DescribeOptions {
+  /** Temporal calls in flight at once (default 8). */
+  concurrency?: number;
+  /** Deadline of one `status` query (default 5 s); after one times out (no worker polls) the rest are skipped. */
+  queryTimeoutMs?: number;
+  /** Called after each workflow is described. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Each invoice's workflow: its state (describe) and, when running, what its `status` query answers. At most
+ * `concurrency` calls in flight. A transport error (Temporal away) throws: callers must not mistake it for "not found".
+ */
+export async function describeInvoiceWorkflows(invoiceIds: readonly string[], opts: DescribeOptions = {}): Promise<Map<string, InvoiceWorkflowView>> {
+  const client = await temporalClient();
+  const queryTimeoutMs = opts.queryTimeoutMs ?? 5_000;
+  let noWorker = false;
+  const views = new Map<string, InvoiceWorkflowView>();
+  const describeOne = async (invoiceId: string): Promise<InvoiceWorkflowView> => {
+    const workflowId = invoiceWorkflowId(invoiceId);
+    const handle = client.workflow.getHandle(workflowId);
+    let description;
+    try {
+      description = await handle.describe();
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return { workflowId, state: 'not_found', status: null };
+      throw err;
+    }
+    const state = WORKFLOW_STATES[description.status.name] ?? 'unknown';
+    if (state !== 'running') return { workflowId, state, status: null, ...(description.closeTime ? { closedAt: description.closeTime.toISOString() } : {}) };
+    if (noWorker) return { workflowId, state, status: null, note: 'status query skipped: an earlier one was not answered (no worker polling?)' };
+    try {
+      const status = await client.withDeadline(Date.now() + queryTimeoutMs, () => handle.query(invoiceStatusQuery));
+      return { workflowId, state, status };
+    } catch (err) {
+      noWorker = true;
+      return { workflowId, state, status: null, note: `status query not answered: ${(err as Error).message.split('\n')[0]}` };
+    }
+  };
+  let next = 0;
+  let done = 0;
+  const lanes = Array.from({ length: Math.min(opts.concurrency ?? 8, invoiceIds.length) }, async () => {
+    while (next < invoiceIds.length) {
+      const invoiceId = invoiceIds[next++];
+      views.set(invoiceId, await describeOne(invoiceId));
+      opts.onProgress?.(++done, invoiceIds.length);
+    }
+  });
+  await Promise.all(lanes);
+  return views;
+}
+
+const WORKFLOW_STATES: Record<string, InvoiceWorkflowState> = {
+  RUNNING: 'running',
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+  CANCELLED: 'canceled',
+  TERMINATED: 'terminated',
+  CONTINUED_AS_NEW: 'continued_as_new',
+  TIMED_OUT: 'timed_out',
+};
+
+/**
+ * The invoice ids of the invoice workflows the visibility store lists as running on our task queue (optionally
+ * of one partner or tenant). Visibility trails the workflows by a moment: confirm with describeInvoiceWorkflows.
+ */
+export async function* runningInvoiceWorkflowIds(filter: { partnerId?: string; tenantId?: string } = {}): AsyncGenerator<string> {
+  const client = await temporalClient();
+  const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  const clauses = [`WorkflowType = ${quote(INVOICE_WORKFLOW)}`, `ExecutionStatus = 'Running'`, `TaskQueue = ${quote(config().temporalTaskQueue)}`];
+  if (filter.partnerId) clauses.push(`PartnerId = ${quote(filter.partnerId)}`);
+  if (filter.tenantId) clauses.push(`TenantId = ${quote(filter.tenantId)}`);
+  const prefix = invoiceWorkflowId('');
+  for await (const wf of client.workflow.list({ query: clauses.join(' AND ') })) {
+    if (wf.workflowId.startsWith(prefix)) yield wf.workflowId.slice(prefix.length);
+  }
 }
