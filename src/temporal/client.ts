@@ -110,9 +110,14 @@ export async function resumeInvoiceWorkflow(inv: WorkflowInvoice): Promise<'sign
  */
 export async function nudgeOrRestartInvoiceWorkflow(inv: WorkflowInvoice): Promise<'nudged' | 'restarted'> {
   const handle = (await temporalClient()).workflow.getHandle(invoiceWorkflowId(inv._id));
+  // Only "no such workflow" means not running; any other failure (Temporal unreachable, a timeout) is thrown,
+  // rather than answered with a restart that hides it.
   const running = await handle.describe().then(
     (d) => d.status.name === 'RUNNING',
-    () => false,
+    (err: unknown) => {
+      if (err instanceof WorkflowNotFoundError) return false;
+      throw err;
+    },
   );
   if (running && (await signalRetry(inv._id))) return 'nudged';
   await startInvoiceWorkflow(inv);

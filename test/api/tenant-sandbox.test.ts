@@ -92,6 +92,8 @@ describe('Tenant API in sandbox mode (the ASP simulator as sandbox ASP)', functi
 
       // The ASP accepted the hand-over (Delivered), then refused it (Rejected): one delivery row each. The
       // receiver refuses its first two requests, so the first row needs retries on the schedule.
+      // (the rejected row is created just after the invoice is stored as rejected)
+      await waitUntil(async () => (await WebhookDelivery.countDocuments({ invoiceId: created.body.id })) === 2);
       const rows = await WebhookDelivery.find({ invoiceId: created.body.id }).sort({ createdAt: 1 }).lean();
       expect(rows.map((r) => r.eventStatus)).to.deep.equal(['delivered', 'rejected']);
       for (const row of rows) expect(row).to.include({ tenantId: t.tenantId, partnerId: null, event: 'tenant.status_update' });
