@@ -743,3 +743,36 @@ export function readTenantInvoice(input: unknown, tenant: TenantRegistration): {
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Paths of the internal body, as the tenant wrote them
+
+/** Internal field names that the standard shape calls otherwise (the pre-submit checks name internal paths). */
+const STANDARD_NAMES: readonly [RegExp, string][] = [
+  [/\.unitOfMeasureCode$/, '.unit'],
+  [/\.address\.emirate$/, '.address.state'],
+  [/^precedingInvoiceNumber$/, 'referencedInvoiceNumber'],
+  [/^precedingInvoiceIssueDate$/, 'referencedInvoiceIssueDate'],
+  [/^creditNoteReasonCode$/, 'reasonCode'],
+  [/^purchaseOrderReference$/, 'buyerReference'],
+  [/\.discountAmount$/, '.discountAmount'],
+];
+
+/** The same for the alternative shape: items, invoiceNumber, a party's legalName and its one-string address. */
+const ALTERNATIVE_NAMES: readonly [RegExp, string][] = [
+  [/^lines\[(\d+)\]\.description$/, 'items[$1].name'],
+  [/^lines\[(\d+)\]\.discountAmount$/, 'items[$1].discount'],
+  [/^lines\[(\d+)\]\.(vatRate|taxCategory)$/, 'items[$1].tax'],
+  [/^lines(\[\d+\])?/, 'items$1'],
+  [/^number$/, 'invoiceNumber'],
+  [/^(seller|buyer)\.name$/, '$1.legalName'],
+  [/^(seller|buyer)\.address(\..*)?$/, '$1.address'],
+];
+
+/** A pre-submit finding's path (internal body) as a path of the body the tenant sent, in either shape. */
+export function tenantPathOf(path: string, shape: TenantDraft['shape']): string {
+  for (const [pattern, replacement] of shape === 'alternative' ? ALTERNATIVE_NAMES : STANDARD_NAMES) {
+    if (pattern.test(path)) return path.replace(pattern, replacement);
+  }
+  return path;
+}

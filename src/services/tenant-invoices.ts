@@ -8,7 +8,7 @@ import { ServiceError, serviceErrors } from '../domain/errors';
 import type { InvoiceListQuery } from '../domain/invoice-list-query';
 import { encodeCursor, listFilter, LIST_SORT } from '../domain/invoice-list-query';
 import { preSubmitCheck } from '../domain/pre-submit';
-import { readTenantInvoice } from '../domain/tenant-invoice-input';
+import { readTenantInvoice, tenantPathOf } from '../domain/tenant-invoice-input';
 import type { TenantDraft, TenantMode } from '../domain/tenant-invoice-types';
 import { tenantDraftView, tenantInvoiceView, type TenantDraftView, type TenantInvoiceRecord, type TenantInvoiceView } from '../domain/tenant-invoice-views';
 import { logger } from '../logger';
@@ -74,7 +74,8 @@ export function readDraft(caller: TenantCaller, input: unknown): TenantDraft {
   }
   const held = preSubmitCheck(draft.body);
   if (held) {
-    throw new ServiceError(422, 'pint_ae_validation_failed', 'Unprocessable', `PINT-AE would refuse this invoice: ${held.heldErrors[0]?.message ?? held.heldReason}${held.heldErrors.length > 1 ? ` (and ${held.heldErrors.length - 1} more; see errors)` : ''}`, { errors: held.heldErrors });
+    const errors = held.heldErrors.map((e) => ({ ...e, path: tenantPathOf(e.path, draft.shape) }));
+    throw new ServiceError(422, 'pint_ae_validation_failed', 'Unprocessable', `PINT-AE would refuse this invoice: ${errors[0]?.message ?? held.heldReason}${errors.length > 1 ? ` (and ${errors.length - 1} more; see errors)` : ''}`, { errors });
   }
   return draft;
 }

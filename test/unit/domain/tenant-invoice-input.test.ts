@@ -3,7 +3,7 @@
 // and bodies that pass the pre-submit checks and render to XML the official PINT-AE Schematron accepts.
 import { expect } from 'chai';
 import { preSubmitCheck } from '../../../src/domain/pre-submit';
-import { readTenantInvoice, tenantAlternativeInputSchema, tenantInvoiceInputSchema } from '../../../src/domain/tenant-invoice-input';
+import { readTenantInvoice, tenantAlternativeInputSchema, tenantInvoiceInputSchema, tenantPathOf } from '../../../src/domain/tenant-invoice-input';
 import type { TenantDraft, TenantInputRefusal, TenantRegistration } from '../../../src/domain/tenant-invoice-types';
 import { renderInvoice } from '../../../src/pint-ae/render';
 import { describeFatal, officialValidator } from '../pint-ae/render-helpers';
@@ -604,5 +604,17 @@ describe('readTenantInvoice', () => {
         ),
       );
     });
+  });
+
+  it('pre-submit paths (internal body) are given back as the paths of the body the tenant sent', () => {
+    expect(tenantPathOf('lines[2].unitOfMeasureCode', 'standard')).to.equal('lines[2].unit');
+    expect(tenantPathOf('buyer.address.emirate', 'standard')).to.equal('buyer.address.state');
+    expect(tenantPathOf('precedingInvoiceIssueDate', 'standard')).to.equal('referencedInvoiceIssueDate');
+    expect(tenantPathOf('buyer.trn', 'standard')).to.equal('buyer.trn');
+    expect(tenantPathOf('lines[1].description', 'alternative')).to.equal('items[1].name');
+    expect(tenantPathOf('lines[1].taxCategory', 'alternative')).to.equal('items[1].tax');
+    expect(tenantPathOf('lines[0].quantity', 'alternative')).to.equal('items[0].quantity');
+    expect(tenantPathOf('buyer.address.emirate', 'alternative')).to.equal('buyer.address');
+    expect(tenantPathOf('seller.name', 'alternative')).to.equal('seller.legalName');
   });
 });
