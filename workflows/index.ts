@@ -2,3 +2,4 @@
 export { webhookDeliveryWorkflow, fireStatusWebhook } from './webhook-delivery-workflow';
 export { maintenanceWorkflow } from './maintenance-workflow';
 export { invoiceWorkflow } from './invoice-workflow';
+export { heldInvoiceWorkflow } from './held-invoice-workflow';

@@ -6,6 +6,7 @@ import {
   makeContinueAsNewFunc,
   proxyActivities,
   proxyLocalActivities,
+  setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
   uuid4,
@@ -17,6 +18,7 @@ import type { DeliveryResult } from '../activities/invoice-pipeline';
 import type { InvoiceStatus } from '../src/domain/invoice-status';
 import {
   acknowledgedSignal,
+  aspVerdictSignal,
   creditsAvailableSignal,
   invoiceStatusQuery,
   InvoiceStatusKey,
@@ -25,6 +27,7 @@ import {
   type InvoiceWorkflowInput,
   type InvoiceWorkflowResult,
 } from '../src/temporal/contract';
+import { humanDuration, retryHint, type InvoiceSurface } from '../src/temporal/invoice-display';
 import { fireStatusWebhook, type FireStatusWebhookInput } from './webhook-delivery-workflow';
 
 // One workflow per invoice (id invoice-<invoiceId>): transform -> validate -> credit -> deliver -> acknowledgement.
@@ -94,10 +97,20 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   let retryRequested = false;
   let creditsToppedUp = false;
   const verdicts = new Map<string, AspVerdict>();
-  setHandler(invoiceStatusQuery, () => current);
-  setHandler(retrySignal, () => void (retryRequested = true));
-  setHandler(creditsAvailableSignal, () => void (creditsToppedUp = true));
-  setHandler(acknowledgedSignal, (v) => void verdicts.set(v.submissionId, v));
+  // (descriptions show in the Web UI's and `temporal workflow metadata`'s lists of handlers)
+  setHandler(invoiceStatusQuery, () => current, { description: 'The status this workflow last persisted.' });
+  setHandler(retrySignal, () => void (retryRequested = true), { description: 'A new pipeline run of a rejected or blocked invoice (continues as new); while waiting for the ASP, poll it now.' });
+  setHandler(creditsAvailableSignal, () => void (creditsToppedUp = true), { description: 'The SME or tenant was topped up: a blocked_no_credit invoice tries its delivery again.' });
+  const onVerdict = (v: AspVerdict) => void verdicts.set(v.submissionId, v);
+  setHandler(aspVerdictSignal, onVerdict, { description: "The ASP's verdict on a hand-over: {submissionId, status: acknowledged|rejected, reason, ackRef}." });
+  // the verdict's first name: workflows signalled before the rename
+  setHandler(acknowledgedSignal, onVerdict, { description: 'Old name of aspVerdict (same payload), still accepted.' });
+
+  // The Web UI's "current details" (read by the UI's metadata query, not recorded: no command, replay-safe).
+  const surface: InvoiceSurface = input.surface === 'tenant' ? 'tenant' : 'partner';
+  let why: string | null = null; // the reason of the status shown (rejected, blocked_no_credit)
+  let waitingAsp: { submissionId: string; pollAt: number; waitMs: number } | null = null;
+  const explain = (ending?: string) => setCurrentDetails(currentDetails(invoiceId, surface, current, why, waitingAsp, ending));
 
   const local = input.steps === 'local';
   const { advanceInvoiceStatus, beginInvoiceRun, reserveDeliveryCredit, transformInvoice, validateInvoiceDocument, deliverInvoice, pollAspVerdict } = pipelineSteps(local);
@@ -111,16 +124,19 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   };
   const show = (status: InvoiceStatus) => {
     current = status;
+    explain();
     if (local) return;
     shown = status; // histories from before the patch: one upsert per step, as they were recorded
     upsertSearchAttributes([{ key: InvoiceStatusKey, value: status }]);
   };
-  const wait = (fn: () => boolean, timeoutMs?: number) => (publish(), timeoutMs === undefined ? condition(fn) : condition(fn, timeoutMs));
+  const wait = (fn: () => boolean, timeoutMs?: number) => (publish(), explain(), timeoutMs === undefined ? condition(fn) : condition(fn, timeoutMs));
   let run = 1;
   // With local steps the workflow names the status it expects (saves the store a read; a miss falls back to one).
   const advance = async (to: InvoiceStatus, reason: string | null = null) => {
     const expected = local && current !== 'unknown' ? { status: current, run } : undefined;
-    show((await advanceInvoiceStatus({ invoiceId, to, reason, ...(expected ? { expected } : {}) })).status);
+    const moved = (await advanceInvoiceStatus({ invoiceId, to, reason, ...(expected ? { expected } : {}) })).status;
+    why = moved === to ? reason : null;
+    show(moved);
   };
   const announce = (status: FireStatusWebhookInput['status'], reason: string | null) => fireStatusWebhook({ invoiceId, status, reason }, { local });
   const reject = async (reason: string) => {
@@ -128,10 +144,13 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     await announce('rejected', reason);
   };
 
+  const deleted = () => (explain('deleted: the invoice no longer exists (DELETEd); this run ended'), 'deleted' as const);
+
   if (input.reservedDelivered) {
     show('delivered');
     await announce('delivered', null);
     publish();
+    explain('delivered with the reserved test TRN (validation and delivery skipped); nothing to wait for');
     return 'delivered';
   }
 
@@ -139,7 +158,7 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     // A fresh invoice is queued in run 1 by the API a moment ago: start with transform (which re-reads the status
     // and answers with where the invoice really is, should this task be a repeat).
     const start = local && input.fresh ? { status: 'queued' as const, run: 1, aspSubmissionId: null } : await beginInvoiceRun({ invoiceId });
-    if (start.status === null) return 'deleted';
+    if (start.status === null) return deleted();
     run = start.run;
     show(start.status);
     let submissionId = start.aspSubmissionId;
@@ -247,7 +266,7 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
           publish();
           return 'acknowledged';
         case 'draft':
-          if (!(await beginAgain())) return 'deleted';
+          if (!(await beginAgain())) return deleted();
           break;
         case 'rejected':
         case 'blocked_no_credit':
@@ -259,7 +278,7 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     }
   } catch (err) {
     // DELETE removes the invoice (and terminates this run); an activity that got there first ends the run quietly.
-    if (applicationFailure(err, DROPPED_WHEN_MISSING)) return 'deleted';
+    if (applicationFailure(err, DROPPED_WHEN_MISSING)) return deleted();
     throw err;
   }
 
@@ -270,12 +289,13 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     if (!submissionId) throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} is delivered without an ASP submission id`, 'unexpected_status');
     let waitMs = input.ackFallbackMs;
     for (let poll = 1; ; poll++) {
+      waitingAsp = { submissionId, pollAt: Date.now() + waitMs, waitMs };
       await wait(() => verdicts.has(submissionId) || retryRequested, waitMs);
       const signalled = verdicts.get(submissionId);
-      if (signalled) return signalled;
+      if (signalled) return (waitingAsp = null), signalled;
       retryRequested = false;
       const polled = await pollAspVerdict({ invoiceId, submissionId });
-      if (polled.status !== 'pending') return polled;
+      if (polled.status !== 'pending') return (waitingAsp = null), polled;
       waitMs = input.ackPolling === 'asp' ? aspPollDelayMs(input.ackFallbackMs, poll) : Math.min(waitMs * 2, MAX_ACK_POLL_MS);
     }
   }
@@ -287,4 +307,48 @@ function applicationFailure(err: unknown, type?: string): ApplicationFailure | u
   if (!(cause instanceof ApplicationFailure)) return undefined;
   if (type && cause.type !== type) return undefined;
   return cause;
+}
+
+/**
+ * The Web UI's current details (markdown): the status, its reason, and what the workflow waits for, e.g.
+ * "rejected: buyer_trn_invalid: ...; waiting for a retry (POST .../retry or `einvoice ops retry <id>`)".
+ */
+function currentDetails(
+  invoiceId: string,
+  surface: InvoiceSurface,
+  status: InvoiceStatus | 'unknown',
+  reason: string | null,
+  waitingAsp: { submissionId: string; pollAt: number; waitMs: number } | null,
+  ending?: string,
+): string {
+  const retry = retryHint(surface, invoiceId);
+  const line = ((): string => {
+    if (ending) return ending;
+    switch (status) {
+      case 'unknown':
+        return 'starting: reading the invoice';
+      case 'draft':
+        return 'draft; queueing it for a new pipeline run';
+      case 'queued':
+        return 'queued; rendering the PINT-AE XML';
+      case 'transformed':
+        return 'transformed; validating against the PINT-AE rules';
+      case 'validated':
+        return 'validated; reserving a delivery credit and handing over to the ASP';
+      case 'delivered': {
+        if (!waitingAsp) return 'delivered to the ASP; waiting for its acknowledgement';
+        const at = new Date(waitingAsp.pollAt).toISOString().slice(11, 19);
+        return `delivered (ASP submission ${waitingAsp.submissionId}); waiting for the ASP's acknowledgement (next poll in ${humanDuration(waitingAsp.waitMs)}, at ${at} UTC; a retry polls at once)`;
+      }
+      case 'acknowledged':
+        return 'acknowledged by the authority; done';
+      case 'rejected':
+        return `rejected: ${reason ?? `(the reason is in the invoice's history)`}; waiting for a retry (${retry})`;
+      case 'blocked_no_credit':
+        return `blocked_no_credit: ${reason ?? 'no delivery credit left'}; waiting for a credit top-up (delivery resumes by itself) or a retry (${retry})`;
+      default:
+        return `${status}`;
+    }
+  })();
+  return `**${line.replace(/^([a-z_]+)/, '$1**')}`;
 }

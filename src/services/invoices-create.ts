@@ -13,8 +13,10 @@ import { TEST_TRN_ACCEPT, TEST_TRN_REJECT } from '../domain/trn';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
 import { renderInvoice } from '../pint-ae/render';
-import { startInvoiceWorkflow } from '../temporal/client';
+import { recordHeldInvoice, startInvoiceWorkflow } from '../temporal/client';
+import type { InvoiceDisplay } from '../temporal/invoice-display';
 import { demoteToDraft } from './invoice-status-writer';
+import { bodyDisplay } from './invoice-workflow-display';
 
 /** Who submits: the partner and the SME its connection secret resolved. */
 export interface InvoiceOwner {
@@ -125,22 +127,34 @@ export function prepareInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opt
 /** After the insert: the document of a reserved-TRN invoice, and the automatic start of the pipeline. */
 export async function launchInvoice(p: PreparedInvoice): Promise<InvoiceQueued> {
   const { created, held, rendered } = p;
-  if (held) return invoiceQueued({ ...created, status: 'draft', heldReason: held.heldReason, heldErrors: held.heldErrors });
+  const display = ownerDisplay(p);
+  if (held) {
+    // Only for the Web UI (support finds held invoices there too); the invoice is held whatever happens here.
+    await recordHeldInvoice({ ...created, display, status: 'held' }, held).catch((err) =>
+      logger.warn({ err, invoiceId: created._id }, 'held invoice stored but its held workflow (Web UI record) did not start'),
+    );
+    return invoiceQueued({ ...created, status: 'draft', heldReason: held.heldReason, heldErrors: held.heldErrors });
+  }
   if (p.outcome === 'delivered') {
     if (rendered) await InvoiceDocument.create({ _id: created._id, ...rendered, run: 1 });
     // Only announces the delivery (webhook, Web UI); the invoice is already delivered whatever happens here.
-    await startInvoiceWorkflow({ ...created, status: 'delivered' }, { reservedDelivered: true }).catch((err) =>
+    await startInvoiceWorkflow({ ...created, display, status: 'delivered' }, { reservedDelivered: true }).catch((err) =>
       logger.error({ err, invoiceId: created._id }, 'reserved-TRN invoice delivered but its workflow (webhook) did not start'),
     );
     return invoiceQueued({ ...created, status: 'delivered' });
   }
   try {
-    await startInvoiceWorkflow({ ...created, status: 'queued' }, { fresh: true });
+    await startInvoiceWorkflow({ ...created, display, status: 'queued' }, { fresh: true });
     return invoiceQueued({ ...created, status: 'queued' });
   } catch (err) {
     logger.error({ err, invoiceId: created._id }, 'automatic submission failed; the invoice is left as a draft');
     return invoiceQueued({ ...created, status: await demoteToDraft(created._id, 1, 'automatic submission failed; POST /v1/partner/invoices/{id}/retry to submit it') });
   }
+}
+
+/** The Web UI's display of a Partner API invoice: its body's buyer and total, the partner's and SME's names. */
+export function ownerDisplay(p: Pick<PreparedInvoice, 'body' | 'owner'>): InvoiceDisplay {
+  return { ...bodyDisplay(p.body), partnerName: p.owner.partner.erpName, smeName: p.owner.sme.legalName };
 }
 
 async function duplicateNumber(owner: InvoiceOwner, body: InvoiceCreateBody): Promise<ServiceError> {

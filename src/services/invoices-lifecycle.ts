@@ -9,6 +9,8 @@ import { consumeBudget } from './rate-budget';
 import { assertDeliveryConfigured, type InvoiceOwner } from './invoices-create';
 import { findOwnedInvoice, type InvoiceScope } from './invoices-query';
 import { resumeInvoiceWorkflow, terminateInvoiceWorkflow, type WorkflowInvoice } from '../temporal/client';
+import type { InvoiceDisplay } from '../temporal/invoice-display';
+import { bodyDisplay, BODY_DISPLAY_FIELDS } from './invoice-workflow-display';
 
 const DELETABLE: readonly InvoiceStatus[] = ['draft', 'queued', 'blocked_no_credit', 'rejected'];
 export const RETRYABLE: readonly InvoiceStatus[] = ['rejected', 'blocked_no_credit', 'draft'];
@@ -47,7 +49,12 @@ export async function deleteInvoice(scope: InvoiceScope, invoiceId: string): Pro
  */
 export async function retryInvoice(owner: InvoiceOwner, invoiceId: string): Promise<InvoiceQueued> {
   const scope = { partnerId: owner.partner._id, smeId: owner.sme._id };
-  return retryOwnedInvoice(scope, invoiceId, { statuses: RETRYABLE, assertConfigured: () => assertDeliveryConfigured(owner.partner), againHint: 'POST /v1/partner/invoices/{id}/retry again' });
+  return retryOwnedInvoice(scope, invoiceId, {
+    statuses: RETRYABLE,
+    assertConfigured: () => assertDeliveryConfigured(owner.partner),
+    againHint: 'POST /v1/partner/invoices/{id}/retry again',
+    names: { partnerName: owner.partner.erpName, smeName: owner.sme.legalName },
+  });
 }
 
 /** What a surface allows a retry from, and how it tells the caller to try again. */
@@ -56,11 +63,13 @@ export interface RetryRules {
   /** Throws when the invoice's mode has no provider configured (checked after the state, before the budget). */
   assertConfigured?: () => void;
   againHint: string;
+  /** The owner's names for the Web UI (memo, details) should a new workflow start. */
+  names?: Pick<InvoiceDisplay, 'partnerName' | 'smeName' | 'tenantName'>;
 }
 
 /** The retry of the caller's invoice (Partner and Tenant API): state rules, the hourly budget, then a new run. */
 export async function retryOwnedInvoice(scope: InvoiceScope, invoiceId: string, rules: RetryRules): Promise<InvoiceQueued> {
-  const inv = await findOwnedInvoice<WorkflowInvoice & { heldReason?: string | null }>(scope, invoiceId, { number: 1, status: 1, sellerTrn: 1, mode: 1, partnerId: 1, tenantId: 1, heldReason: 1 });
+  const inv = await findOwnedInvoice<WorkflowInvoice & { heldReason?: string | null; body?: unknown }>(scope, invoiceId, { number: 1, status: 1, sellerTrn: 1, mode: 1, partnerId: 1, tenantId: 1, heldReason: 1, ...BODY_DISPLAY_FIELDS });
   if (inv.heldReason) {
     throw serviceErrors.conflict('invoice_held', 'A held invoice cannot be retried: DELETE it and POST a corrected body (see heldErrors).', { status: 'held', heldReason: inv.heldReason });
   }
@@ -79,7 +88,8 @@ export async function retryOwnedInvoice(scope: InvoiceScope, invoiceId: string, 
   }
   const run = await requeue(inv._id);
   try {
-    await resumeInvoiceWorkflow({ ...inv, status: 'queued' });
+    const { body, ...facts } = inv;
+    await resumeInvoiceWorkflow({ ...facts, status: 'queued', display: { ...bodyDisplay(body as Parameters<typeof bodyDisplay>[0]), ...rules.names } });
     return invoiceQueued({ _id: inv._id, number: inv.number, status: 'queued' });
   } catch (err) {
     logger.error({ err, invoiceId: inv._id }, 'retry could not reach the workflow; the invoice is left as a draft');

@@ -93,7 +93,7 @@ export async function createCreditNote(caller: TenantCaller, input: CreditNoteIn
     const existing = await Invoice.findOne({ smeId, issueYear: 0, number: input.creditNoteNumber }, { _id: 1, status: 1 }).lean();
     throw duplicateNumber(caller, input.creditNoteNumber, existing);
   }
-  const started = await submitDraft({ _id: doc._id, number: input.creditNoteNumber, sellerTrn: doc.sellerTrn as string, mode: caller.mode, tenantId: caller.tenant._id });
+  const started = await submitDraft({ _id: doc._id, number: input.creditNoteNumber, sellerTrn: doc.sellerTrn as string, mode: caller.mode, tenantId: caller.tenant._id, body: built.body, tenantName: caller.tenant.legalName });
   return {
     ...tenantDraftView({ ...(doc as unknown as TenantInvoiceRecord), status: started ? 'queued' : 'draft' }),
     originalInvoiceId: original._id,

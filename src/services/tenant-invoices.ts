@@ -17,6 +17,7 @@ import { advanceInvoiceStatus, demoteToDraft, StatusChangeError } from './invoic
 import { findOwnedInvoice, type InvoiceScope } from './invoices-query';
 import { retryOwnedInvoice } from './invoices-lifecycle';
 import { mapLimited } from './map-limited';
+import { bodyDisplay, BODY_DISPLAY_FIELDS } from './invoice-workflow-display';
 import { tenantRegistration } from './tenants';
 
 /** Who calls: the tenant, the mode its invoices live in, and the connector (X-Service-Source). */
@@ -132,19 +133,22 @@ export async function submitDrafts(caller: TenantCaller, ids: string[]): Promise
   assertTenantDeliveryConfigured(caller.mode);
   const scope = tenantScope(caller);
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-  const drafts = await Invoice.find({ _id: { $in: unique }, partnerId: null, smeId: scope.smeId, status: 'draft' }, { _id: 1, number: 1, sellerTrn: 1, mode: 1, tenantId: 1 }).lean();
-  const started = await mapLimited(drafts, START_CONCURRENCY, async (inv) => ((await submitDraft(inv)) ? inv._id : null));
+  const drafts = await Invoice.find({ _id: { $in: unique }, partnerId: null, smeId: scope.smeId, status: 'draft' }, { _id: 1, number: 1, sellerTrn: 1, mode: 1, tenantId: 1, ...BODY_DISPLAY_FIELDS }).lean();
+  const tenantName = caller.tenant.legalName;
+  const started = await mapLimited(drafts, START_CONCURRENCY, async (inv) => ((await submitDraft({ ...inv, tenantName })) ? inv._id : null));
   const submitted = started.filter((id): id is string => id !== null);
   return { submitted: submitted.length, ids: submitted };
 }
 
-/** The facts of a stored draft that its submission needs. */
+/** The facts of a stored draft that its submission needs (body and tenant name: the Web UI's summary and memo). */
 export interface DraftToSubmit {
   _id: string;
   number: string;
   sellerTrn: string;
   mode: string;
   tenantId?: string | null;
+  body?: unknown;
+  tenantName?: string | null;
 }
 
 /**
@@ -160,7 +164,8 @@ export async function submitDraft(inv: DraftToSubmit): Promise<boolean> {
     throw err;
   }
   try {
-    await startInvoiceWorkflow({ _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, status: 'queued' }, { fresh: true });
+    const display = { ...bodyDisplay(inv.body as Parameters<typeof bodyDisplay>[0]), tenantName: inv.tenantName ?? null };
+    await startInvoiceWorkflow({ _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, status: 'queued', display }, { fresh: true });
     return true;
   } catch (err) {
     logger.error({ err, invoiceId: inv._id }, 'submit could not start the pipeline; the invoice is left as a draft');
@@ -187,6 +192,11 @@ export async function listTenantInvoices(caller: TenantCaller, q: InvoiceListQue
 /** POST /v1/invoices/{id}/retry: a rejected or blocked invoice starts a new pipeline run (3 an hour, SPEC 8). */
 export async function retryTenantInvoice(caller: TenantCaller, invoiceId: string): Promise<TenantInvoiceView> {
   const scope = tenantScope(caller);
-  await retryOwnedInvoice(scope, invoiceId, { statuses: ['rejected', 'blocked_no_credit'], assertConfigured: () => assertTenantDeliveryConfigured(caller.mode), againHint: 'POST /v1/invoices/submit with its id' });
+  await retryOwnedInvoice(scope, invoiceId, {
+    statuses: ['rejected', 'blocked_no_credit'],
+    assertConfigured: () => assertTenantDeliveryConfigured(caller.mode),
+    againHint: 'POST /v1/invoices/submit with its id',
+    names: { tenantName: caller.tenant.legalName },
+  });
   return getTenantInvoice(caller, invoiceId);
 }

@@ -4,8 +4,9 @@ import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFo
 import type { SignalDefinition } from '@temporalio/common';
 import { config } from '../config';
 import {
-  acknowledgedSignal,
+  aspVerdictSignal,
   creditsAvailableSignal,
+  HELD_INVOICE_WORKFLOW,
   INVOICE_WORKFLOW,
   invoiceSearchAttributes,
   invoiceStatusQuery,
@@ -15,10 +16,12 @@ import {
   webhookDeliveryStart,
   type AspVerdict,
   type DeliveryToStart,
+  type HeldInvoiceInput,
   type InvoiceFacts,
   type InvoiceMode,
   type InvoiceWorkflowInput,
 } from './contract';
+import { heldSummary, invoiceDetails, invoiceMemo, invoiceSummary, type InvoiceDisplay, type InvoiceDisplayFacts } from './invoice-display';
 
 let clientPromise: Promise<Client> | undefined;
 /** True when the client runs over a connection someone else owns (the worker's), which we must not close. */
@@ -62,6 +65,28 @@ export async function pingTemporal(): Promise<boolean> {
 
 export interface WorkflowInvoice extends InvoiceFacts {
   mode: InvoiceMode | string;
+  /** Buyer, total and the owner's names for the Web UI (static summary, details, memo); read by the starter. */
+  display?: InvoiceDisplay;
+}
+
+const workflowMode = (mode: string): InvoiceMode => (mode === 'live' || mode === 'sandbox' ? mode : 'test');
+
+function displayFacts(inv: WorkflowInvoice, mode: InvoiceMode): InvoiceDisplayFacts {
+  return {
+    ...inv.display,
+    invoiceId: inv._id,
+    number: inv.number,
+    sellerTrn: inv.sellerTrn,
+    mode,
+    surface: inv.tenantId ? 'tenant' : 'partner',
+    partnerId: inv.partnerId ?? null,
+    tenantId: inv.tenantId ?? null,
+  };
+}
+
+/** What the Web UI shows of an invoice's workflow from its start: summary, details and memo. */
+function webUiStartOptions(facts: InvoiceDisplayFacts, summary = invoiceSummary(facts)) {
+  return { staticSummary: summary, staticDetails: invoiceDetails(facts), memo: { ...invoiceMemo(facts), summary } };
 }
 
 /**
@@ -70,7 +95,7 @@ export interface WorkflowInvoice extends InvoiceFacts {
  */
 export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reservedDelivered?: boolean; fresh?: boolean } = {}): Promise<void> {
   const cfg = config();
-  const mode: InvoiceMode = inv.mode === 'live' || inv.mode === 'sandbox' ? inv.mode : 'test';
+  const mode = workflowMode(inv.mode);
   const input: InvoiceWorkflowInput = {
     invoiceId: inv._id,
     mode,
@@ -88,6 +113,29 @@ export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reserve
       workflowId: invoiceWorkflowId(inv._id),
       args: [input],
       typedSearchAttributes: invoiceSearchAttributes(inv, mode),
+      ...webUiStartOptions(displayFacts(inv, mode)),
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/**
+ * A held invoice (pre-submit checks failed; it never enters the pipeline) recorded for the Web UI: a workflow
+ * `invoice-<id>` of type heldInvoiceWorkflow, InvoiceStatus=held, that ends at once with the held reasons.
+ * Already recorded is not an error.
+ */
+export async function recordHeldInvoice(inv: WorkflowInvoice, held: Omit<HeldInvoiceInput, 'invoiceId'>): Promise<void> {
+  const mode = workflowMode(inv.mode);
+  const facts = displayFacts(inv, mode);
+  const input: HeldInvoiceInput = { invoiceId: inv._id, heldReason: held.heldReason, heldErrors: held.heldErrors };
+  try {
+    await (await temporalClient()).workflow.start(HELD_INVOICE_WORKFLOW, {
+      taskQueue: config().temporalTaskQueue,
+      workflowId: invoiceWorkflowId(inv._id),
+      args: [input],
+      typedSearchAttributes: invoiceSearchAttributes({ ...inv, status: 'held' }, mode),
+      ...webUiStartOptions(facts, heldSummary(facts, held.heldReason)),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -134,10 +182,10 @@ export async function terminateInvoiceWorkflow(invoiceId: string, reason: string
   }
 }
 
-/** The ASP's verdict about a delivered invoice, to its waiting workflow. */
+/** The ASP's verdict (acknowledged or rejected) about a delivered invoice, to its waiting workflow. */
 export async function signalAspVerdict(invoiceId: string, verdict: AspVerdict): Promise<void> {
   const client = await temporalClient();
-  await client.workflow.getHandle(invoiceWorkflowId(invoiceId)).signal(acknowledgedSignal, verdict);
+  await client.workflow.getHandle(invoiceWorkflowId(invoiceId)).signal(aspVerdictSignal, verdict);
 }
 
 /** False when no workflow of the invoice is running. */

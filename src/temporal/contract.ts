@@ -7,6 +7,8 @@ import type { InvoiceStatus } from '../domain/invoice-status';
 export const INVOICE_WORKFLOW = 'invoiceWorkflow';
 export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';
 export const MAINTENANCE_WORKFLOW = 'maintenanceWorkflow';
+/** A held invoice (pre-submit checks failed): a workflow that only records the hold for the Web UI, and ends. */
+export const HELD_INVOICE_WORKFLOW = 'heldInvoiceWorkflow';
 
 // Workflow ids are part of the support contract: find an invoice's history in the Web UI by its id.
 export const invoiceWorkflowId = (invoiceId: string): string => `invoice-${invoiceId}`;
@@ -79,11 +81,32 @@ export interface AspVerdict {
 
 /** A failure terminal (rejected, blocked_no_credit) starts a new pipeline run; while waiting for the ASP, poll it now. */
 export const retrySignal = defineSignal('retry');
+/** The ASP's verdict (acknowledged or rejected) about a delivered invoice: what every sender sends. */
+export const aspVerdictSignal = defineSignal<[AspVerdict]>('aspVerdict');
+/**
+ * @deprecated the verdict's first name, still handled for workflows that were signalled (or recorded) with it;
+ * send `aspVerdictSignal`.
+ */
 export const acknowledgedSignal = defineSignal<[AspVerdict]>('acknowledged');
 /** The SME's credit was topped up: a blocked_no_credit invoice tries its delivery again within the same run. */
 export const creditsAvailableSignal = defineSignal('creditsAvailable');
 /** The status the running workflow last persisted (for the CLI and the Web UI's query tab). */
 export const invoiceStatusQuery = defineQuery<string>('status');
+
+// ---- The held invoice workflow (id invoice-<invoiceId>) ----
+
+export interface HeldInvoiceInput {
+  invoiceId: string;
+  heldReason: string;
+  heldErrors: { code?: string | null; path?: string | null; message?: string | null }[];
+}
+
+/** The held workflow's result: what the Web UI shows as the completed workflow's result. */
+export interface HeldInvoiceResult {
+  status: 'held';
+  heldReason: string;
+  heldErrors: HeldInvoiceInput['heldErrors'];
+}
 
 // ---- The webhook delivery workflow ----
 

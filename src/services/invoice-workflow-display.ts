@@ -1,0 +1,38 @@
+// What the Web UI shows of an invoice's workflow beyond its search attributes (buyer, total, the owner's names):
+// read by the services that start workflows and passed to src/temporal/client.ts, which reads nothing itself.
+import { Partner, SmeConnection, Tenant } from '../db/models';
+import type { InvoiceCreateBody } from '../domain/invoice-types';
+import { computeTotals } from '../domain/totals';
+import type { InvoiceDisplay } from '../temporal/invoice-display';
+
+/** The stored body's part of the display: buyer, the amount payable with its currency, issue date. */
+export function bodyDisplay(body: Partial<Pick<InvoiceCreateBody, 'buyer' | 'lines' | 'currency' | 'issueDate'>> | null | undefined): InvoiceDisplay {
+  if (!body) return {};
+  let total: string | null = null;
+  try {
+    if (Array.isArray(body.lines)) total = computeTotals({ lines: body.lines }).payable;
+  } catch {
+    total = null; // a body the pre-submit checks held may not total: the summary goes without
+  }
+  return { buyerName: body.buyer?.name ?? null, total, currency: body.currency ?? 'AED', issueDate: body.issueDate ?? null };
+}
+
+/** The projection that bodyDisplay needs from a stored invoice. */
+export const BODY_DISPLAY_FIELDS = { 'body.buyer.name': 1, 'body.lines': 1, 'body.currency': 1, 'body.issueDate': 1 } as const;
+
+/**
+ * The whole display of a stored invoice, for starters that have neither the caller nor the body at hand (ops):
+ * the partner's and SME's names (Partner API) or the tenant's (Tenant API). Missing pieces are left out.
+ */
+export async function loadInvoiceDisplay(inv: { partnerId?: string | null; smeId?: string | null; tenantId?: string | null; body?: unknown }): Promise<InvoiceDisplay> {
+  const fromBody = bodyDisplay(inv.body as InvoiceCreateBody | undefined);
+  if (inv.tenantId) {
+    const tenant = await Tenant.findById(inv.tenantId, { legalName: 1 }).lean();
+    return { ...fromBody, tenantName: tenant?.legalName ?? null };
+  }
+  const [partner, sme] = await Promise.all([
+    inv.partnerId ? Partner.findById(inv.partnerId, { erpName: 1 }).lean() : null,
+    inv.smeId ? SmeConnection.findById(inv.smeId, { legalName: 1 }).lean() : null,
+  ]);
+  return { ...fromBody, partnerName: partner?.erpName ?? null, smeName: sme?.legalName ?? null };
+}

@@ -1,0 +1,111 @@
+// What the Temporal Web UI shows of an invoice's workflow: the static summary and details set at start, the memo,
+// and the current details the running workflow keeps up to date (status, reason, what it waits for).
+// Pure (the workflows import it too): no I/O, no Node APIs.
+import type { InvoiceMode } from './contract';
+
+/** 'partner': the Partner API (/v1/partner); 'tenant': the Tenant API (/v1/invoices). */
+export type InvoiceSurface = 'partner' | 'tenant';
+
+/** What a starter knows beyond the search attributes: read where the start happens (services), never in client.ts. */
+export interface InvoiceDisplay {
+  buyerName?: string | null;
+  /** The amount payable, two decimals ("1050.00"). */
+  total?: string | null;
+  currency?: string | null;
+  issueDate?: string | null;
+  /** Partner API: the partner (its ERP name) and the SME (legal name). */
+  partnerName?: string | null;
+  smeName?: string | null;
+  /** Tenant API: the tenant's legal name. */
+  tenantName?: string | null;
+}
+
+/** The facts the summary is built from: the search attributes' and the display's. */
+export interface InvoiceDisplayFacts extends InvoiceDisplay {
+  invoiceId: string;
+  number: string;
+  sellerTrn: string;
+  mode: InvoiceMode;
+  surface: InvoiceSurface;
+  partnerId?: string | null;
+  tenantId?: string | null;
+}
+
+/** The memo of an invoice's workflow (the Web UI's Memo section; carried over when a retry continues as new). */
+export interface InvoiceWorkflowMemo {
+  invoiceId: string;
+  surface: InvoiceSurface;
+  /** The static summary's text again: a run continued by a retry has no static summary of its own. */
+  summary: string;
+  partnerName?: string;
+  smeName?: string;
+  tenantName?: string;
+}
+
+const SURFACE_LABEL: Record<InvoiceSurface, string> = { partner: 'Partner API', tenant: 'Tenant API' };
+
+/** One line: "INV-001 · seller 100000000000003 · buyer Acme LLC · 1050.00 AED · test · Partner API". */
+export function invoiceSummary(f: InvoiceDisplayFacts): string {
+  const total = f.total ? `${f.total} ${f.currency ?? 'AED'}` : null;
+  return [f.number, `seller ${f.sellerTrn}`, f.buyerName ? `buyer ${f.buyerName}` : null, total, f.mode, SURFACE_LABEL[f.surface]]
+    .filter((part): part is string => !!part)
+    .join(' · ');
+}
+
+/** The static details (markdown): who, what, and where support looks and acts. */
+export function invoiceDetails(f: InvoiceDisplayFacts): string {
+  const who =
+    f.surface === 'tenant'
+      ? [`- Tenant: ${f.tenantName ?? '?'} (${f.tenantId ?? '?'})`]
+      : [`- Partner: ${f.partnerName ?? '?'} (${f.partnerId ?? '?'})`, `- SME: ${f.smeName ?? '?'} (TRN ${f.sellerTrn})`];
+  return [
+    `**Invoice ${f.number}** (${SURFACE_LABEL[f.surface]}, ${f.mode} mode)`,
+    '',
+    `- Invoice id: ${f.invoiceId}`,
+    ...who,
+    `- Seller TRN: ${f.sellerTrn}`,
+    ...(f.buyerName ? [`- Buyer: ${f.buyerName}`] : []),
+    ...(f.total ? [`- Total: ${f.total} ${f.currency ?? 'AED'}`] : []),
+    ...(f.issueDate ? [`- Issue date: ${f.issueDate}`] : []),
+    '',
+    `- Status and history: ${statusPath(f.surface, f.invoiceId)}`,
+    `- Retry a rejected or blocked invoice: ${retryHint(f.surface, f.invoiceId)}`,
+    '- Why it is where it is: Current Details (beside this panel)',
+  ].join('\n');
+}
+
+export function invoiceMemo(f: InvoiceDisplayFacts): InvoiceWorkflowMemo {
+  return {
+    invoiceId: f.invoiceId,
+    surface: f.surface,
+    summary: invoiceSummary(f),
+    ...(f.surface === 'tenant'
+      ? { ...(f.tenantName ? { tenantName: f.tenantName } : {}) }
+      : { ...(f.partnerName ? { partnerName: f.partnerName } : {}), ...(f.smeName ? { smeName: f.smeName } : {}) }),
+  };
+}
+
+function statusPath(surface: InvoiceSurface, invoiceId: string): string {
+  return surface === 'tenant' ? `GET /v1/invoices/${invoiceId}` : `GET /v1/partner/invoices/${invoiceId}`;
+}
+
+/** How support (or the caller) starts a new pipeline run of a failed invoice. */
+export function retryHint(surface: InvoiceSurface, invoiceId: string): string {
+  const api = surface === 'tenant' ? `POST /v1/invoices/${invoiceId}/retry` : `POST /v1/partner/invoices/${invoiceId}/retry`;
+  return `${api} or \`einvoice ops retry ${invoiceId}\``;
+}
+
+/** A duration for people: "45s", "2m", "1h 30m". */
+export function humanDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
+}
+
+/** The held invoice's static summary: the summary with the hold in front, so the list row says it. */
+export function heldSummary(f: InvoiceDisplayFacts, heldReason: string): string {
+  return `HELD (${heldReason}) · ${invoiceSummary(f)}`;
+}
