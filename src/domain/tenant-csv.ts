@@ -5,31 +5,7 @@
 // over records with their row numbers.
 import type { TenantInvoiceInput, TenantInvoiceType, TenantLine, TenantTaxCategory } from './tenant-invoice-types';
 
-/** SPEC 4.2 columns, in order (the plain variant). */
-export const TENANT_CSV_COLUMNS = [
-  'number',
-  'issueDate',
-  'dueDate',
-  'invoiceType',
-  'currency',
-  'sellerTrn',
-  'sellerName',
-  'buyerTrn',
-  'buyerName',
-  'buyerCountry',
-  'buyerAddressLine1',
-  'buyerCity',
-  'lineDescription',
-  'lineQty',
-  'lineUnit',
-  'lineUnitPrice',
-  'lineVatRate',
-  'lineTaxCategory',
-  'referencedInvoiceNumber',
-  'notes',
-] as const;
-
-/** The variant carrying Arabic names: sellerLegalNameArabic after sellerName, buyerLegalNameArabic after buyerName. */
+/** SPEC 4.2 columns, in order, of the variant carrying Arabic names (the plain variant lacks the two Arabic ones). */
 export const TENANT_CSV_COLUMNS_ARABIC = [
   'number',
   'issueDate',
@@ -54,6 +30,12 @@ export const TENANT_CSV_COLUMNS_ARABIC = [
   'referencedInvoiceNumber',
   'notes',
 ] as const;
+
+const ARABIC_NAME_COLUMNS: readonly string[] = ['sellerLegalNameArabic', 'buyerLegalNameArabic'];
+
+/** SPEC 4.2 columns, in order (the plain variant). */
+export const TENANT_CSV_COLUMNS = TENANT_CSV_COLUMNS_ARABIC.filter((c) => !ARABIC_NAME_COLUMNS.includes(c)) as readonly PlainCsvColumn[];
+type PlainCsvColumn = Exclude<(typeof TENANT_CSV_COLUMNS_ARABIC)[number], 'sellerLegalNameArabic' | 'buyerLegalNameArabic'>;
 
 export type TenantCsvColumn = (typeof TENANT_CSV_COLUMNS_ARABIC)[number];
 

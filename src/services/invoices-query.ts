@@ -27,14 +27,17 @@ export async function getInvoice(scope: InvoiceScope, invoiceId: string): Promis
 }
 
 export async function listInvoices(scope: InvoiceScope, q: InvoiceListQuery): Promise<{ data: InvoiceStatusView[]; nextCursor: string | null }> {
-  const rows = await Invoice.find(listFilter(scope, q), { number: 1, status: 1, reason: 1, heldReason: 1, createdAt: 1, updatedAt: 1 })
-    .sort(LIST_SORT)
-    .limit(q.limit + 1)
-    .lean<InvoiceRecord[]>();
+  const { page, nextCursor } = await listPage<InvoiceRecord>(scope, q, { number: 1, status: 1, reason: 1, heldReason: 1, createdAt: 1, updatedAt: 1 });
+  return { data: page.map(invoiceStatusView), nextCursor };
+}
+
+/** One page of the scope's invoices, newest first (keyset on createdAt, _id), and the cursor of the next page. */
+export async function listPage<T extends { _id: string; createdAt?: Date | string | null }>(scope: InvoiceScope, q: InvoiceListQuery, projection: Record<string, 0 | 1>): Promise<{ page: T[]; nextCursor: string | null }> {
+  const rows = await Invoice.find(listFilter(scope, q), projection).sort(LIST_SORT).limit(q.limit + 1).lean<T[]>();
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
   const nextCursor = rows.length > q.limit && last ? encodeCursor({ createdAt: new Date(last.createdAt!), id: last._id }) : null;
-  return { data: page.map(invoiceStatusView), nextCursor };
+  return { page, nextCursor };
 }
 
 /** The stored PINT-AE XML; 404 until the pipeline has transformed the invoice. */

@@ -6,7 +6,6 @@ import { Invoice, tenantNumberScope, type TenantDoc } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import type { InvoiceListQuery } from '../domain/invoice-list-query';
-import { encodeCursor, listFilter, LIST_SORT } from '../domain/invoice-list-query';
 import { preSubmitCheck } from '../domain/pre-submit';
 import { readTenantInvoice, tenantPathOf } from '../domain/tenant-invoice-input';
 import type { TenantDraft, TenantMode } from '../domain/tenant-invoice-types';
@@ -14,7 +13,7 @@ import { tenantDraftView, tenantInvoiceView, type TenantDraftView, type TenantIn
 import { logger } from '../logger';
 import { startInvoiceWorkflow } from '../temporal/client';
 import { advanceInvoiceStatus, demoteToDraft, StatusChangeError } from './invoice-status-writer';
-import { findOwnedInvoice, type InvoiceScope } from './invoices-query';
+import { findOwnedInvoice, listPage, type InvoiceScope } from './invoices-query';
 import { retryOwnedInvoice } from './invoices-lifecycle';
 import { mapLimited } from './map-limited';
 import { bodyDisplay, BODY_DISPLAY_FIELDS } from './invoice-workflow-display';
@@ -179,13 +178,7 @@ export async function getTenantInvoice(caller: TenantCaller, invoiceId: string):
 }
 
 export async function listTenantInvoices(caller: TenantCaller, q: InvoiceListQuery): Promise<{ data: TenantDraftView[]; nextCursor: string | null }> {
-  const rows = await Invoice.find(listFilter(tenantScope(caller), q), { tenantInput: 0, history: 0 })
-    .sort(LIST_SORT)
-    .limit(q.limit + 1)
-    .lean<TenantInvoiceRecord[]>();
-  const page = rows.slice(0, q.limit);
-  const last = page[page.length - 1];
-  const nextCursor = rows.length > q.limit && last ? encodeCursor({ createdAt: new Date(last.createdAt!), id: last._id }) : null;
+  const { page, nextCursor } = await listPage<TenantInvoiceRecord>(tenantScope(caller), q, { tenantInput: 0, history: 0 });
   return { data: page.map(tenantDraftView), nextCursor };
 }
 

@@ -7,26 +7,10 @@ import { InvoiceDocument } from '../../src/db/models';
 import { updateTenant } from '../../src/services/tenants';
 import { call } from '../helpers/http';
 import { ensureWorker } from '../helpers/worker';
-import { mutation, newTenant, tenantInvoice, type TestTenant } from '../helpers/tenants';
+import { type TestTenant, expectTenantError, mutation, newTenant, tenantInvoice, waitForTenantStatus } from '../helpers/tenants';
 import { describeFatal, officialValidator } from '../unit/pint-ae/render-helpers';
 
-async function waitForStatus(t: TestTenant, id: string, statuses: string[], timeoutMs = 30_000): Promise<any> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await call('GET', `/v1/invoices/${id}`, { headers: t.headers });
-    if (statuses.includes(res.body?.status)) return res.body;
-    if (Date.now() > until) throw new Error(`invoice ${id} still ${res.body?.status}, wanted ${statuses.join('|')}: ${res.text}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
-function expectTenantError(res: { status: number; body: any; headers: Headers }, status: number, code: string): void {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.headers.get('content-type')).to.match(/^application\/json/);
-  expect(res.body.code).to.equal(code);
-  expect(res.body.humanMessage).to.be.a('string').and.not.equal('');
-  expect(res.body).to.not.have.property('type'); // not problem+json
-}
 
 /** A sale (10 x 150 AED at 5 %, 1,575.00 AED) created, submitted and acknowledged. */
 async function acknowledgedInvoice(t: TestTenant): Promise<{ id: string; number: string }> {
@@ -34,7 +18,7 @@ async function acknowledgedInvoice(t: TestTenant): Promise<{ id: string; number:
   expect(created.status, created.text).to.equal(201);
   const submit = await call('POST', '/v1/invoices/submit', { headers: mutation(t), json: { ids: [created.body.id] } });
   expect(submit.body.submitted, submit.text).to.equal(1);
-  await waitForStatus(t, created.body.id, ['acknowledged']);
+  await waitForTenantStatus(t, created.body.id, ['acknowledged']);
   return { id: created.body.id, number: created.body.number };
 }
 
@@ -84,7 +68,7 @@ describe('Tenant API: POST /v1/credit-notes', () => {
     expect(again.body.id).to.equal(res.body.id);
     expect(again.headers.get('idempotent-replayed')).to.equal('true');
 
-    const done = await waitForStatus(t, res.body.id, ['acknowledged']);
+    const done = await waitForTenantStatus(t, res.body.id, ['acknowledged']);
     expect(done).to.include({ invoiceType: 'credit_note', documentType: 'credit_note', issueDate: '2025-02-20' });
     expect(done.history.map((h: any) => h.status)).to.deep.equal(['draft', 'queued', 'transformed', 'validated', 'delivered', 'acknowledged']);
 
@@ -110,7 +94,7 @@ describe('Tenant API: POST /v1/credit-notes', () => {
     expect(res.status, res.text).to.equal(202);
     expect(res.body).to.include({ status: 'queued', invoiceType: 'credit_note', reason: 'Damaged in transit', grossAmount: -105 });
     expect(res.body.totals).to.deep.equal({ subtotal: 100, tax: 5, total: 105, currency: 'AED' });
-    await waitForStatus(t, res.body.id, ['acknowledged']);
+    await waitForTenantStatus(t, res.body.id, ['acknowledged']);
 
     const tooMuch = await call('POST', '/v1/credit-notes', { headers: mutation(t), json: creditNote(original.number, -1470.01) });
     expectTenantError(tooMuch, 400, 'invalid_body');

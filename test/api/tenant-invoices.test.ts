@@ -8,25 +8,9 @@ import { updateTenant } from '../../src/services/tenants';
 import { consumeBudget } from '../../src/services/rate-budget';
 import { call } from '../helpers/http';
 import { ensureWorker } from '../helpers/worker';
-import { mutation, newTenant, tenantInvoice, type TestTenant } from '../helpers/tenants';
+import { type TestTenant, expectTenantError, mutation, newTenant, tenantInvoice, waitForTenantStatus } from '../helpers/tenants';
 
-async function waitForStatus(t: TestTenant, id: string, statuses: string[], timeoutMs = 30_000): Promise<any> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await call('GET', `/v1/invoices/${id}`, { headers: t.headers });
-    if (statuses.includes(res.body?.status)) return res.body;
-    if (Date.now() > until) throw new Error(`invoice ${id} still ${res.body?.status}, wanted ${statuses.join('|')}: ${res.text}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
-function expectTenantError(res: { status: number; body: any; headers: Headers }, status: number, code: string): void {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.headers.get('content-type')).to.match(/^application\/json/);
-  expect(res.body.code).to.equal(code);
-  expect(res.body.humanMessage).to.be.a('string').and.not.equal('');
-  expect(res.body).to.not.have.property('type'); // not problem+json
-}
 
 describe('Tenant API', () => {
   describe('POST /v1/auth/token and bearer auth', () => {
@@ -206,7 +190,7 @@ describe('Tenant API', () => {
       const again = await call('POST', '/v1/invoices/submit', { headers: mutation(t), json: { ids: [one.body.id] } });
       expect(again.body).to.deep.equal({ submitted: 0, ids: [] });
 
-      const done = await waitForStatus(t, one.body.id, ['acknowledged']);
+      const done = await waitForTenantStatus(t, one.body.id, ['acknowledged']);
       expect(done.ackRef).to.equal(null); // test mode calls no provider, so there is no authority reference
       expect(done.history.map((h: any) => h.status)).to.deep.equal(['draft', 'queued', 'transformed', 'validated', 'delivered', 'acknowledged']);
       expect(done.pipeline.every((s: any) => s.state === 'done')).to.equal(true);
@@ -230,7 +214,7 @@ describe('Tenant API', () => {
       const t = await newTenant();
       const created = await call('POST', '/v1/invoices', { headers: mutation(t), json: tenantInvoice(t, (b) => (b.buyer.name = 'Noor [asp:reject]')) });
       await call('POST', '/v1/invoices/submit', { headers: mutation(t), json: { ids: [created.body.id] } });
-      const rejected = await waitForStatus(t, created.body.id, ['rejected']);
+      const rejected = await waitForTenantStatus(t, created.body.id, ['rejected']);
       expect(rejected.errors[0].code).to.equal('buyer_trn_invalid');
       expect(rejected.pipeline.find((s: any) => s.state === 'failed').step).to.equal('deliver');
       const retried = await call('POST', `/v1/invoices/${created.body.id}/retry`, { headers: mutation(t) });

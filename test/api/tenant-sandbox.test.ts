@@ -2,54 +2,25 @@
 // ASP), the simulator's signed callbacks into the API, and signed status updates (SPEC 6.2) to a real receiver,
 // retried on the shrunk schedule by the same durable webhook workflow.
 import { expect } from 'chai';
-import { resetConfig } from '../../src/config';
 import { verifyWebhook } from '../../src/webhooks/verify';
-import { createAspSimulator, type AspSimulator } from '../../src/provider/simulator';
+import type { AspSimulator } from '../../src/provider/simulator';
+import { startAspSimulator, stopAspSimulator } from '../helpers/asp-simulator';
 import { WebhookDelivery } from '../../src/db/models';
-import { apiBase, call } from '../helpers/http';
-import { ensureWorker } from '../helpers/worker';
+import { call } from '../helpers/http';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
-import { mutation, newTenant, tenantInvoice, type TestTenant } from '../helpers/tenants';
+import { type TestTenant, mutation, newTenant, tenantInvoice, waitForTenantStatus } from '../helpers/tenants';
 
-const CALLBACK_SECRET = 'tenant-sandbox-callback-secret';
-const ENV = ['PROVIDER_SANDBOX_URL', 'PROVIDER_CLIENT_ID', 'PROVIDER_CLIENT_SECRET', 'PROVIDER_CALLBACK_SECRET', 'ASP_ACK_FALLBACK_MS'];
 
-async function waitForStatus(t: TestTenant, id: string, statuses: string[], timeoutMs = 60_000): Promise<any> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await call('GET', `/v1/invoices/${id}`, { headers: t.headers });
-    if (statuses.includes(res.body?.status)) return res.body;
-    if (Date.now() > until) throw new Error(`invoice ${id} still ${res.body?.status}: ${res.text}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('Tenant API in sandbox mode (the ASP simulator as sandbox ASP)', function () {
   this.timeout(120_000);
   let sim: AspSimulator;
 
   before(async () => {
-    sim = await createAspSimulator({
-      clients: [{ clientId: 'einvoice-sandbox-test', clientSecret: 'sandbox-secret' }],
-      callbackUrl: `${await apiBase()}/v1/provider/callbacks`,
-      callbackSecret: CALLBACK_SECRET,
-    });
-    Object.assign(process.env, {
-      PROVIDER_SANDBOX_URL: sim.url,
-      PROVIDER_CLIENT_ID: 'einvoice-sandbox-test',
-      PROVIDER_CLIENT_SECRET: 'sandbox-secret',
-      PROVIDER_CALLBACK_SECRET: CALLBACK_SECRET,
-      ASP_ACK_FALLBACK_MS: '400',
-    });
-    resetConfig();
-    await ensureWorker();
+    sim = await startAspSimulator('PROVIDER_SANDBOX_URL');
   });
 
-  after(async () => {
-    for (const name of ENV) delete process.env[name];
-    resetConfig();
-    await sim?.stop();
-  });
+  after(() => stopAspSimulator(sim));
 
   it('submit -> acknowledged with the authority reference; the simulator got it once; status updates signed with the tenant secret', async () => {
     const receiver = await WebhookReceiver.start();
@@ -60,7 +31,7 @@ describe('Tenant API in sandbox mode (the ASP simulator as sandbox ASP)', functi
       expect(created.body.submissionMode).to.equal('sandbox');
       const id = created.body.id;
       await call('POST', '/v1/invoices/submit', { headers: mutation(t), json: { ids: [id] } });
-      const done = await waitForStatus(t, id, ['acknowledged', 'rejected']);
+      const done = await waitForTenantStatus(t, id, ['acknowledged', 'rejected']);
       expect(done.status, done.reason).to.equal('acknowledged');
       expect(done.ackRef).to.match(/^FTA-/);
       expect(sim.submissionsFor(`${id}-1`)).to.equal(1);
@@ -86,7 +57,7 @@ describe('Tenant API in sandbox mode (the ASP simulator as sandbox ASP)', functi
       sim.setScenario(buyerTrn, { reject: { reasonClass: 'BV', reasonCode: 'buyer_trn_invalid', message: 'the buyer TRN is not registered' } });
       const created = await call('POST', '/v1/invoices', { headers: mutation(t), json: tenantInvoice(t, (b) => (b.buyer.trn = buyerTrn)) });
       await call('POST', '/v1/invoices/submit', { headers: mutation(t), json: { ids: [created.body.id] } });
-      const done = await waitForStatus(t, created.body.id, ['rejected', 'acknowledged']);
+      const done = await waitForTenantStatus(t, created.body.id, ['rejected', 'acknowledged']);
       expect(done.status).to.equal('rejected');
       expect(done.errors[0].code).to.equal('buyer_trn_invalid');
 

@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { createTenant, type CreatedTenant } from '../../src/services/tenants';
 import type { TenantMode } from '../../src/domain/tenant-invoice-types';
@@ -56,4 +57,24 @@ export function tenantInvoice(t: { trn: string }, change: (b: Record<string, any
   };
   change(b);
   return b;
+}
+
+/** Polls GET /v1/invoices/{id} until its status is one of `statuses` (bounded by `timeoutMs`, not a test limit). */
+export async function waitForTenantStatus(t: TestTenant, id: string, statuses: string[], timeoutMs = 60_000): Promise<any> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await call('GET', `/v1/invoices/${id}`, { headers: t.headers });
+    if (statuses.includes(res.body?.status)) return res.body;
+    if (Date.now() > until) throw new Error(`invoice ${id} still ${res.body?.status}, wanted ${statuses.join('|')}: ${res.text}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** A Tenant API refusal: the status, its code, a human message, and the Tenant shape (not problem+json). */
+export function expectTenantError(res: { status: number; body: any; headers: Headers }, status: number, code: string): void {
+  expect(res.status, JSON.stringify(res.body)).to.equal(status);
+  expect(res.headers.get('content-type')).to.match(/^application\/json/);
+  expect(res.body.code).to.equal(code);
+  expect(res.body.humanMessage).to.be.a('string').and.not.equal('');
+  expect(res.body).to.not.have.property('type');
 }

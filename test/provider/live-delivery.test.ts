@@ -1,48 +1,28 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { resetConfig } from '../../src/config';
 import { AspSubmission, SmeConnection } from '../../src/db/models';
 import { aspSignatureHeader } from '../../src/provider/asp-callback-signature';
 import { AspRequestError, aspHttpClient } from '../../src/provider/asp-http-client';
-import { createAspSimulator, type AspSimulator, type Scenario } from '../../src/provider/simulator';
-import { apiBase, call } from '../helpers/http';
+import type { AspSimulator, Scenario } from '../../src/provider/simulator';
+import { SIM_CALLBACK_SECRET, SIM_CLIENT, startAspSimulator, stopAspSimulator } from '../helpers/asp-simulator';
+import { call } from '../helpers/http';
 import { getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
 import { newPartner, randomTrn, type TestPartner } from '../helpers/partners';
-import { ensureWorker } from '../helpers/worker';
 import { creditsOverview, topUp } from '../../src/services/credits';
 
 // Live delivery over real HTTP in both directions: our ASP client against the ASP simulator, and the simulator's
 // signed status callbacks into POST /v1/provider/callbacks. The simulator stands in for the accredited provider.
 
-const CALLBACK_SECRET = 'test-callback-secret';
-const ENV = ['PROVIDER_LIVE_URL', 'PROVIDER_CLIENT_ID', 'PROVIDER_CLIENT_SECRET', 'PROVIDER_CALLBACK_SECRET', 'ASP_ACK_FALLBACK_MS'];
 
 describe('live delivery through the ASP over HTTP (issue provider)', function () {
   this.timeout(120_000);
   let sim: AspSimulator;
 
   before(async () => {
-    sim = await createAspSimulator({
-      clients: [{ clientId: 'einvoice-test', clientSecret: 'einvoice-test-secret' }],
-      callbackUrl: `${await apiBase()}/v1/provider/callbacks`,
-      callbackSecret: CALLBACK_SECRET,
-    });
-    Object.assign(process.env, {
-      PROVIDER_LIVE_URL: sim.url,
-      PROVIDER_CLIENT_ID: 'einvoice-test',
-      PROVIDER_CLIENT_SECRET: 'einvoice-test-secret',
-      PROVIDER_CALLBACK_SECRET: CALLBACK_SECRET,
-      ASP_ACK_FALLBACK_MS: '400', // the polling unit; callbacks normally arrive well before
-    });
-    resetConfig();
-    await ensureWorker();
+    sim = await startAspSimulator('PROVIDER_LIVE_URL');
   });
 
-  after(async () => {
-    for (const name of ENV) delete process.env[name];
-    resetConfig();
-    await sim?.stop();
-  });
+  after(() => stopAspSimulator(sim));
 
   /** A live partner with credit, and an invoice whose buyer TRN steers the simulator. */
   async function liveInvoice(scenario?: Scenario): Promise<{ p: TestPartner; invoiceId: string; documentId: string }> {
@@ -128,11 +108,11 @@ describe('live delivery through the ASP over HTTP (issue provider)', function ()
     expect([forged.status, forged.body.code]).to.deep.equal([401, 'invalid_signature']);
     const unsigned = await call('POST', '/v1/provider/callbacks', { headers: { 'Content-Type': 'application/json' }, raw: body });
     expect(unsigned.status).to.equal(401);
-    const unknown = await call('POST', '/v1/provider/callbacks', { headers: { 'Content-Type': 'application/json', 'X-ASP-Signature': aspSignatureHeader(CALLBACK_SECRET, t, body) }, raw: body });
+    const unknown = await call('POST', '/v1/provider/callbacks', { headers: { 'Content-Type': 'application/json', 'X-ASP-Signature': aspSignatureHeader(SIM_CALLBACK_SECRET, t, body) }, raw: body });
     expect(unknown.status).to.equal(404);
     expect(await AspSubmission.countDocuments({ ackRef: 'FTA-FORGED' })).to.equal(0);
     const malformed = JSON.stringify({ submissionId: 'nope', status: 'REPORTED', history: [null] });
-    const refused = await call('POST', '/v1/provider/callbacks', { headers: { 'Content-Type': 'application/json', 'X-ASP-Signature': aspSignatureHeader(CALLBACK_SECRET, t, malformed) }, raw: malformed });
+    const refused = await call('POST', '/v1/provider/callbacks', { headers: { 'Content-Type': 'application/json', 'X-ASP-Signature': aspSignatureHeader(SIM_CALLBACK_SECRET, t, malformed) }, raw: malformed });
     expect([refused.status, refused.body.meta?.errors?.[0]?.path]).to.deep.equal([400, 'history[0]']);
   });
 
@@ -160,12 +140,12 @@ describe('live delivery through the ASP over HTTP (issue provider)', function ()
   });
 
   it('the client: refused credentials fail at once and for good (no retry), and an expired token is renewed', async () => {
-    const wrong = aspHttpClient({ baseUrl: sim.url, clientId: 'einvoice-test', clientSecret: 'not-the-secret' });
+    const wrong = aspHttpClient({ baseUrl: sim.url, clientId: SIM_CLIENT.clientId, clientSecret: 'not-the-secret' });
     const failure = (p: Promise<unknown>) => p.then(() => null, (err: unknown) => err as Error);
     const refused = await failure(wrong.submit({ invoiceId: 'x', run: 1, body: {}, xml: '<Invoice/>' }));
     expect(refused).to.be.instanceOf(AspRequestError); // not AspRetryableError: nothing to retry
     expect(refused!.message).to.contain('refused our credentials');
-    const right = aspHttpClient({ baseUrl: sim.url, clientId: 'einvoice-test', clientSecret: 'einvoice-test-secret' });
+    const right = aspHttpClient({ baseUrl: sim.url, ...SIM_CLIENT });
     expect((await failure(right.submission('nope')))!.message).to.contain('no submission nope');
     sim.expireTokens();
     // The old token now answers 401: the client takes a fresh one and gets the real answer, not a 401.
