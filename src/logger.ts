@@ -83,9 +83,10 @@ export const REDACT_PATHS = [
 
 type Tap = (line: string) => void;
 const taps = new Set<Tap>();
-const stdout = pino.destination({ fd: 1, sync: true });
+// The CLI (bin/einvoice) sets EINVOICE_LOG_FD=2: its stdout carries the command's JSON, so logs go to stderr.
+const stdout = pino.destination({ fd: process.env.EINVOICE_LOG_FD === '2' ? 2 : 1, sync: true });
 
-/** Writes to stdout; taps (tests reading the log) see each line too. */
+/** Writes to stdout (stderr for the CLI); taps (tests reading the log) see each line too. */
 const destination = {
   write(line: string): void {
     stdout.write(line);
