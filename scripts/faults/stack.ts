@@ -55,6 +55,16 @@ export async function startFaultStack(extraEnv: NodeJS.ProcessEnv, port?: number
       const gone = new Promise<void>((resolve) => (proc.exitCode !== null || proc.signalCode !== null ? resolve() : proc.once('exit', () => resolve())));
       process.kill(-proc.pid!, 'SIGKILL');
       await gone;
+      // tsx's exit is not enough: the node it runs is in the same group and must be gone too.
+      const groupGone = async () => {
+        try {
+          process.kill(-proc.pid!, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      };
+      await until(`worker process group ${proc.pid} gone after SIGKILL`, groupGone, 10_000, 50);
     },
     async startWorker() {
       stack.worker = startChild(`worker-${++workers}`, 'src/worker.ts', env, logDir);
