@@ -83,13 +83,17 @@ export const REDACT_PATHS = [
 
 type Tap = (line: string) => void;
 const taps = new Set<Tap>();
-// The CLI (bin/einvoice) sets EINVOICE_LOG_FD=2: its stdout carries the command's JSON, so logs go to stderr.
-const stdout = pino.destination({ fd: process.env.EINVOICE_LOG_FD === '2' ? 2 : 1, sync: true });
+let out = pino.destination({ fd: 1, sync: true });
+
+/** The CLI's stdout carries the command's JSON: it sends logs to stderr instead. */
+export function logToStderr(): void {
+  out = pino.destination({ fd: 2, sync: true });
+}
 
 /** Writes to stdout (stderr for the CLI); taps (tests reading the log) see each line too. */
 const destination = {
   write(line: string): void {
-    stdout.write(line);
+    out.write(line);
     for (const tap of taps) tap(line);
   },
 };
