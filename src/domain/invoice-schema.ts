@@ -141,7 +141,8 @@ const FORMAT_HINTS: Record<string, string> = {
   email: 'must be an e-mail address such as "accounts@example.ae", or null',
 };
 
-const TYPE_NAMES: Record<string, string> = {
+/** joi's type errors, in words (shared by the Tenant API's reader). */
+export const TYPE_NAMES: Record<string, string> = {
   'string.base': 'a string',
   'number.base': 'a number',
   'object.base': 'an object',

@@ -48,7 +48,7 @@
 import Joi from 'joi';
 import { UNECE_REC20 } from '../pint-ae/codelists';
 import { EMIRATE_NAMES, emirateCode, type EmirateCode } from './emirates';
-import { isIsoDate, jsonPath } from './invoice-schema';
+import { isIsoDate, jsonPath, TYPE_NAMES } from './invoice-schema';
 import type { CreditNoteReasonCode, DocumentType, FieldError, InvoiceCreateBody, InvoiceLine, InvoiceParty, PartyAddress } from './invoice-types';
 import { dec, fils } from './money';
 import { computeTotals, type InvoiceTotals } from './totals';
@@ -233,14 +233,6 @@ const FORMAT_HINTS: Record<string, string> = {
   trn: 'must be the 15-digit tax registration number (digits only, e.g. "100123456700003")',
   country: 'must be an ISO 3166-1 alpha-2 country code such as "AE"',
   email: 'must be an e-mail address such as "accounts@example.ae"',
-};
-
-const TYPE_NAMES: Record<string, string> = {
-  'string.base': 'a string',
-  'number.base': 'a number',
-  'object.base': 'an object',
-  'array.base': 'an array',
-  'boolean.base': 'true or false',
 };
 
 /** joi's finding as {code, path, message}, in the words of the Tenant API. */

@@ -45,7 +45,12 @@ describe('Tenant API: CSV bulk import', function () {
     expect(stored).to.equal(997);
     const list = await call('GET', '/v1/invoices?limit=5', { headers: t.headers });
     expect(list.body.data).to.have.length(5);
-    expect(list.body.data[0].totals.total).to.be.greaterThan(0);
+    // every line is at 5 %: the tax is 5 % of the subtotal, and the total their sum, to the fils
+    for (const { totals: t } of list.body.data) {
+      expect(t.subtotal).to.be.greaterThan(0);
+      expect(Math.round(t.tax * 100)).to.equal(Math.round(t.subtotal * 5));
+      expect(Math.round(t.total * 100)).to.equal(Math.round(t.subtotal * 100) + Math.round(t.tax * 100));
+    }
   });
 
   it('without skipErrors a bad row stores nothing (422 with the report)', async () => {
