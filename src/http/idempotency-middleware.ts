@@ -1,6 +1,6 @@
 import type { Context, Middleware, ParameterizedContext } from 'koa';
 import type { SmeState, TenantState } from './request-state';
-import { runIdempotent, type ErrorRenderer, type StoredResponse } from '../services/idempotency';
+import { originKey, runIdempotent, type ErrorRenderer, type StoredResponse } from '../services/idempotency';
 import { ServiceError } from '../domain/errors';
 import { problemResponse } from './problem';
 import { tenantErrorResponse } from './tenant-errors';
@@ -87,10 +87,13 @@ export function tenantIdempotencyKeyRequired(): Middleware<KeyedRequest> {
 export function idempotent(surface: Surface = PARTNER): Middleware {
   return async (ctx, next) => {
     const key = requireIdempotencyKey(ctx, surface.missingKeyStatus);
+    const scope = surface.scope(ctx);
+    const requestHash = hashRequest(ctx.method, ctx.path, (ctx.request as { body?: unknown }).body);
+    ctx.state.idempotencyOrigin = originKey(scope, { key, requestHash });
     const result = await runIdempotent({
-      scope: surface.scope(ctx),
+      scope,
       key,
-      requestHash: hashRequest(ctx.method, ctx.path, (ctx.request as { body?: unknown }).body),
+      requestHash,
       renderError: surface.renderError,
       execute: async () => {
         await next();

@@ -7,6 +7,8 @@ import type { TenantMode } from '../domain/tenant-invoice-types';
 
 export interface PartnerState {
   partner: PartnerDoc;
+  /** Set by idempotent(): the request's origin key (services/idempotency originKey), kept on what it creates. */
+  idempotencyOrigin?: string;
 }
 
 export interface SmeState extends PartnerState {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
 import { IdempotencyRecord } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
@@ -33,8 +33,13 @@ export type ErrorRenderer = (err: ServiceError) => StoredResponse;
 
 /** DESIGN: records are kept 24 hours. */
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** An in-flight record whose request has not finished after this long is treated as abandoned (a crashed process). */
-const IN_FLIGHT_LEASE_MS = 5 * 60 * 1000;
+/**
+ * An in-flight record not renewed for this long is abandoned (its process died): a resent request takes it over.
+ * A running request renews its records every LEASE_RENEW_MS (keepLeases), so the lease only has to outlast one
+ * renewal, and a client resending after an API crash waits seconds, not minutes.
+ */
+export const IN_FLIGHT_LEASE_MS = 30 * 1000;
+const LEASE_RENEW_MS = 10 * 1000;
 
 /**
  * Runs execute at most once per (scope, key) within 24 hours and replays its stored response afterwards.
@@ -117,6 +122,7 @@ export interface OwnRecord {
 
 async function executeAndStore(opts: RunIdempotentOptions, mine: OwnRecord): Promise<IdempotentResult> {
   let response: StoredResponse;
+  const renewing = keepLeases([mine]);
   try {
     response = await opts.execute();
   } catch (err) {
@@ -126,6 +132,8 @@ async function executeAndStore(opts: RunIdempotentOptions, mine: OwnRecord): Pro
       throw err;
     }
     response = problem;
+  } finally {
+    renewing.stop();
   }
   await completeClaims([{ mine, response }]);
   return { ...response, replayed: false };
@@ -139,6 +147,15 @@ export function storableProblem(err: unknown, render: ErrorRenderer): StoredResp
 export interface KeyClaim {
   key: string;
   requestHash: string;
+}
+
+/**
+ * The fingerprint a created invoice keeps of the idempotent request (scope, key, body hash) that created it. After
+ * a crash between the insert and the stored answer, the resent request meets its own invoice (number taken, same
+ * origin) and adopts it instead of answering 409 invoice_number_duplicate.
+ */
+export function originKey(scope: string, claim: KeyClaim): string {
+  return createHash('sha256').update(`${scope}\u0000${claim.key}\u0000${claim.requestHash}`).digest('hex');
 }
 
 /**
@@ -170,6 +187,24 @@ export async function completeClaims(done: { mine: OwnRecord; response: StoredRe
     // Our lease ran out and another request took the key over; our answer is still the truthful one for this call.
     logger.warn({ taken: done.length - res.matchedCount }, 'idempotency record was taken over before completion');
   }
+}
+
+/**
+ * Renews the leases of records this process is executing, every LEASE_RENEW_MS until stop(): a slow request keeps
+ * its keys, a crashed one loses them within IN_FLIGHT_LEASE_MS. A failed renewal is only logged (the next one may
+ * succeed; at worst a resent request takes the key over, and the invoice's origin key makes that harmless).
+ */
+export function keepLeases(records: OwnRecord[]): { stop(): void } {
+  const timer = setInterval(() => {
+    if (!records.length) return;
+    const lockedUntil = new Date(Date.now() + IN_FLIGHT_LEASE_MS);
+    IdempotencyRecord.bulkWrite(
+      records.map((r) => ({ updateOne: { filter: { _id: r._id, owner: r.owner, state: 'in_flight' }, update: { $set: { lockedUntil } } } })),
+      { ordered: false },
+    ).catch((err) => logger.warn({ err }, 'idempotency lease renewal failed'));
+  }, LEASE_RENEW_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 export async function release(mine: OwnRecord): Promise<void> {

@@ -6,7 +6,7 @@ import type { FieldError, InvoiceCreateBody } from '../domain/invoice-types';
 import { hashRequest } from '../domain/request-hash';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
-import { claimKeys, completeClaims, release, runIdempotent, storableProblem, type ErrorRenderer, type OwnRecord, type StoredResponse } from './idempotency';
+import { claimKeys, completeClaims, keepLeases, originKey, release, runIdempotent, storableProblem, type ErrorRenderer, type OwnRecord, type StoredResponse } from './idempotency';
 import { createInvoice, insertInvoices, launchInvoice, prepareInvoice, type InvoiceOwner, type PreparedInvoice } from './invoices-create';
 import { mapLimited } from './map-limited';
 
@@ -113,6 +113,17 @@ async function runBatch(req: BulkRequest, batch: Item[], outcomes: Outcome[]): P
     batch.map((item) => ({ key: bulkItemKey(req.batchKey, item.index), requestHash: item.hash })),
   );
   const claimed = batch.flatMap((item, i) => (claims[i] ? [{ item, mine: claims[i] }] : []));
+  const renewing = keepLeases(claimed.map((c) => c.mine));
+  try {
+    await createClaimed(req, claimed, outcomes);
+  } finally {
+    renewing.stop();
+  }
+  return batch.filter((_, i) => !claims[i]);
+}
+
+/** Creates the invoices of the claimed items (one insert), starts their pipelines, stores their answers (one write). */
+async function createClaimed(req: BulkRequest, claimed: { item: Item; mine: OwnRecord }[], outcomes: Outcome[]): Promise<void> {
   const answers = new Map<Item, StoredResponse>();
   const fail = async (item: Item, mine: OwnRecord, err: unknown) => {
     const problem = storableProblem(err, req.renderError);
@@ -124,7 +135,8 @@ async function runBatch(req: BulkRequest, batch: Item[], outcomes: Outcome[]): P
   const prepared: { item: Item; mine: OwnRecord; invoice: PreparedInvoice }[] = [];
   for (const { item, mine } of claimed) {
     try {
-      prepared.push({ item, mine, invoice: prepareInvoice(req.owner, item.value!, { externalRef: item.ref.externalRef }) });
+      const origin = originKey(req.scope, { key: bulkItemKey(req.batchKey, item.index), requestHash: item.hash });
+      prepared.push({ item, mine, invoice: prepareInvoice(req.owner, item.value!, { externalRef: item.ref.externalRef, origin }) });
     } catch (err) {
       await fail(item, mine, err);
     }
@@ -156,7 +168,6 @@ async function runBatch(req: BulkRequest, batch: Item[], outcomes: Outcome[]): P
     const answer = answers.get(item);
     if (answer) outcomes[item.index] = { result: fromStored(item.index, answer, item.ref), replayed: false };
   }
-  return batch.filter((_, i) => !claims[i]);
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -179,13 +190,14 @@ function numberKey(item: unknown): string | null {
 /** One item on its own: replays a completed key, refuses a mismatched or busy one, or creates the invoice. */
 async function submitItem(req: BulkRequest, item: Item): Promise<Outcome> {
   try {
+    const key = bulkItemKey(req.batchKey, item.index);
     const stored = await runIdempotent({
       scope: req.scope,
-      key: bulkItemKey(req.batchKey, item.index),
+      key,
       requestHash: item.hash,
       renderError: req.renderError,
       execute: async () => {
-        const queued = await createInvoice(req.owner, item.value!, { externalRef: item.ref.externalRef });
+        const queued = await createInvoice(req.owner, item.value!, { externalRef: item.ref.externalRef, origin: originKey(req.scope, { key, requestHash: item.hash }) });
         return { status: 201, body: JSON.stringify(queued), contentType: JSON_CONTENT_TYPE };
       },
     });

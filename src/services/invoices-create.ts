@@ -47,6 +47,14 @@ export interface PreparedInvoice {
   rendered: { xml: string; documentUuid: string } | null;
   body: InvoiceCreateBody;
   owner: InvoiceOwner;
+  /** Set when the insert met this request's own invoice from an earlier, crashed attempt (same origin key). */
+  adopted?: { status: string };
+}
+
+export interface CreateOptions {
+  externalRef?: string | null;
+  /** The idempotent request's origin key (services/idempotency originKey); null when none. */
+  origin?: string | null;
 }
 
 /**
@@ -54,13 +62,14 @@ export interface PreparedInvoice {
  * invoice_number_duplicate; returns InvoiceQueued with status queued, held, draft (the automatic start failed)
  * or delivered (the reserved test TRN).
  */
-export async function createInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opts: { externalRef?: string | null } = {}): Promise<InvoiceQueued> {
+export async function createInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opts: CreateOptions = {}): Promise<InvoiceQueued> {
   const prepared = prepareInvoice(owner, body, opts);
   try {
     await Invoice.create(prepared.doc);
   } catch (err) {
-    if (isDuplicateKeyError(err)) throw await duplicateNumber(owner, body);
-    throw err;
+    if (!isDuplicateKeyError(err)) throw err;
+    const refusal = await duplicateOrOwn(prepared);
+    if (refusal) throw refusal;
   }
   return launchInvoice(prepared);
 }
@@ -77,17 +86,32 @@ export async function insertInvoices(prepared: PreparedInvoice[]): Promise<(Serv
   return Promise.all(
     prepared.map(async (p, i) => {
       if (refused[i] === null) return null;
-      if (isDuplicateKeyError(refused[i])) return duplicateNumber(p.owner, p.body);
+      if (isDuplicateKeyError(refused[i])) return duplicateOrOwn(p);
       throw refused[i];
     }),
   );
 }
 
 /**
+ * The number is taken: by this very request's invoice from an attempt that crashed before answering (same origin
+ * key: adopt it, null), or by another invoice (the 409 problem).
+ */
+async function duplicateOrOwn(p: PreparedInvoice): Promise<ServiceError | null> {
+  const origin = p.doc.originKey as string | null;
+  const year = issueYearOf(p.body.issueDate);
+  const existing = await Invoice.findOne({ smeId: p.owner.sme._id, issueYear: year, number: p.body.number }, { _id: 1, status: 1, originKey: 1 }).lean();
+  if (!origin || !existing || existing.originKey !== origin) return duplicateNumber(p.owner, p.body, existing);
+  p.doc._id = p.created._id = existing._id;
+  p.adopted = { status: existing.status };
+  logger.warn({ invoiceId: existing._id }, 'a resent request met its own invoice from a crashed attempt: adopted');
+  return null;
+}
+
+/**
  * The checks that need the caller and the document to insert; no I/O. Throws 403 trn_mismatch and
  * test_trn_reject.
  */
-export function prepareInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opts: { externalRef?: string | null } = {}): PreparedInvoice {
+export function prepareInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opts: CreateOptions = {}): PreparedInvoice {
   const { partner, sme } = owner;
   const mode = partner.mode as 'test' | 'live';
   const reserved = reservedTrnOutcome(body, mode);
@@ -112,6 +136,7 @@ export function prepareInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opt
     sellerTrn: body.seller?.trn ?? body.trn,
     body,
     externalRef: opts.externalRef ?? null,
+    originKey: opts.origin ?? null,
   };
   const rendered = reserved === 'deliver' ? renderedBestEffort(body) : null;
   const doc = held
@@ -128,6 +153,10 @@ export function prepareInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opt
 export async function launchInvoice(p: PreparedInvoice): Promise<InvoiceQueued> {
   const { created, held, rendered } = p;
   const display = ownerDisplay(p);
+  // An adopted invoice that left queued (its start did happen, or it was demoted to draft) answers as it stands.
+  if (p.adopted && p.outcome === 'queued' && p.adopted.status !== 'queued') {
+    return invoiceQueued({ ...created, status: p.adopted.status === 'draft' ? 'draft' : 'queued' });
+  }
   if (held) {
     // Only for the Web UI (support finds held invoices there too); the invoice is held whatever happens here.
     await recordHeldInvoice({ ...created, display, status: 'held' }, held).catch((err) =>
@@ -136,7 +165,7 @@ export async function launchInvoice(p: PreparedInvoice): Promise<InvoiceQueued> 
     return invoiceQueued({ ...created, status: 'draft', heldReason: held.heldReason, heldErrors: held.heldErrors });
   }
   if (p.outcome === 'delivered') {
-    if (rendered) await InvoiceDocument.create({ _id: created._id, ...rendered, run: 1 });
+    if (rendered) await InvoiceDocument.updateOne({ _id: created._id }, { $setOnInsert: { ...rendered, run: 1 } }, { upsert: true });
     // Only announces the delivery (webhook, Web UI); the invoice is already delivered whatever happens here.
     await startInvoiceWorkflow({ ...created, display, status: 'delivered' }, { reservedDelivered: true }).catch((err) =>
       logger.error({ err, invoiceId: created._id }, 'reserved-TRN invoice delivered but its workflow (webhook) did not start'),
@@ -157,9 +186,8 @@ export function ownerDisplay(p: Pick<PreparedInvoice, 'body' | 'owner'>): Invoic
   return { ...bodyDisplay(p.body), partnerName: p.owner.partner.erpName, smeName: p.owner.sme.legalName };
 }
 
-async function duplicateNumber(owner: InvoiceOwner, body: InvoiceCreateBody): Promise<ServiceError> {
+function duplicateNumber(owner: InvoiceOwner, body: InvoiceCreateBody, existing: { _id: string; status: string } | null): ServiceError {
   const year = issueYearOf(body.issueDate);
-  const existing = await Invoice.findOne({ smeId: owner.sme._id, issueYear: year, number: body.number }, { _id: 1, status: 1 }).lean();
   return serviceErrors.conflict(
     'invoice_number_duplicate',
     `Invoice number ${body.number} is already used by this SME in ${year}; numbers are unique per SME per year. A held invoice can be DELETEd and its number reused.`,

@@ -38,7 +38,7 @@ export function registerInvoices(router: SmeRouter): void {
     assertDeliveryConfigured(owner.partner);
     await noteTestSubmission(owner.partner);
     ctx.status = 201;
-    ctx.body = await createInvoice(owner, ctx.state.body);
+    ctx.body = await createInvoice(owner, ctx.state.body, { origin: ctx.state.idempotencyOrigin ?? null });
   });
 
   router.get<Validated<never, InvoiceListQuery>>('/invoices', validate({ query: listQuery }), async (ctx) => {

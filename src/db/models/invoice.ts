@@ -34,6 +34,8 @@ const invoiceSchema = new Schema(
     history: { type: [historyEntrySchema], default: [] },
     body: { type: Schema.Types.Mixed, required: true },
     externalRef: { type: String, default: null },
+    /** The idempotent request that created it (services/idempotency originKey): a resend after a crash adopts it. */
+    originKey: { type: String, default: null },
     documentUuid: { type: String, default: null },
     // Held by the pre-submit check (SPEC 3.1): kept as a draft so its number stays reserved until the
     // partner DELETEs it and POSTs a corrected body; never enters the pipeline.
