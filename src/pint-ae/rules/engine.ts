@@ -63,7 +63,6 @@ export interface Findings {
 /** Per-document evaluation context: the tree, the profile and memoised document-wide values. */
 export class Ctx {
   private readonly memos = new Map<string, Lazy<unknown>>();
-  private byLocal: Map<string, El[]> | undefined;
   private readonly byName = new Map<string, El[]>();
 
   constructor(
@@ -80,16 +79,13 @@ export class Ctx {
     const key = ns + '\u0000' + local;
     let list = this.byName.get(key);
     if (!list) {
-      if (!this.byLocal) {
-        this.byLocal = new Map();
-        for (const el of this.doc.elements) {
-          const l = this.byLocal.get(el.local);
-          if (l) l.push(el);
-          else this.byLocal.set(el.local, [el]);
-        }
+      // a scan per name asked for (about a dozen per document) is cheaper than indexing every element
+      list = [];
+      const elements = this.doc.elements;
+      for (let i = 0; i < elements.length; i++) {
+        const el = elements[i];
+        if (el.local === local && el.ns === ns) list.push(el);
       }
-      const candidates = this.byLocal.get(local) ?? [];
-      list = candidates.every((e) => e.ns === ns) ? candidates : candidates.filter((e) => e.ns === ns);
       this.byName.set(key, list);
     }
     return list;
@@ -130,16 +126,27 @@ class MemoError {
 
 interface Candidate {
   rule: Rule;
-  /** Namespaces the rule accepts for this local name; null = any element (wildcard rule). */
-  namespaces: string[] | null;
   /** Local names the element's parent must have for the context to match; null = any. */
   parents: Set<string> | null;
   metas: AssertMeta[];
 }
 
+/** The rules an element with one namespace and local name may match: per pattern that has any, in .sch order. */
+interface Dispatch {
+  /** Index in PATTERNS of each list. */
+  patterns: number[];
+  lists: Candidate[][];
+}
+
 interface PatternIndex {
   byLocal: Map<string, Rule[]>;
   wildcard: Rule[];
+}
+
+interface CachedDispatch {
+  owner: RuleSet;
+  ns: string;
+  d: Dispatch;
 }
 
 /** Compiled dispatch tables for a rule set. */
@@ -173,27 +180,34 @@ export class RuleSet {
     }
   }
 
-  private readonly perLocal = new Map<string, Candidate[][]>();
+  private readonly perName = new Map<string, Map<string, Dispatch>>();
 
-  /** For each pattern (in PATTERNS order), the rules that may match an element named `local`, in .sch order. */
-  candidates(local: string): Candidate[][] {
-    let lists = this.perLocal.get(local);
-    if (!lists) {
-      lists = PATTERNS.map((pattern) => {
+  /** The rules that may match an element `ns:local`, per pattern in PATTERNS order, each list in .sch order. */
+  dispatch(ns: string, local: string): Dispatch {
+    let byNs = this.perName.get(local);
+    if (!byNs) this.perName.set(local, (byNs = new Map()));
+    let d = byNs.get(ns);
+    if (!d) {
+      d = { patterns: [], lists: [] };
+      for (const [p, pattern] of PATTERNS.entries()) {
         const idx = this.patterns.get(pattern)!;
+        const named = (idx.byLocal.get(local) ?? []).filter((r) => r.names !== '*' && r.names.some((n) => n[0] === ns && n[1] === local));
         const wild = idx.wildcard.filter((r) => !r.localFilter || r.localFilter(local));
-        const rules = [...(idx.byLocal.get(local) ?? []), ...wild].sort((a, b) => a.seq - b.seq);
-        return rules.map((rule) => ({
-          rule,
-          namespaces: rule.names === '*' ? null : rule.names.filter((n) => n[1] === local).map((n) => n[0]),
-          // only for rules with a match function: for the others the name alone decides
-          parents: rule.names === '*' || !rule.match ? null : (parentNames(rule.context).get(local) ?? null),
-          metas: this.metas.get(rule)!,
-        }));
-      });
-      this.perLocal.set(local, lists);
+        const rules = [...named, ...wild].sort((a, b) => a.seq - b.seq);
+        if (rules.length === 0) continue;
+        d.patterns.push(p);
+        d.lists.push(
+          rules.map((rule) => ({
+            rule,
+            // only for rules with a match function: for the others the name alone decides
+            parents: rule.names === '*' || !rule.match ? null : (parentNames(rule.context).get(local) ?? null),
+            metas: this.metas.get(rule)!,
+          })),
+        );
+      }
+      byNs.set(ns, d);
     }
-    return lists;
+    return d;
   }
 
   /**
@@ -206,12 +220,18 @@ export class RuleSet {
     const elements = doc.elements;
     for (let i = 0; i < elements.length; i++) {
       const el = elements[i];
-      const lists = this.candidates(el.local);
+      // the lookup is kept on the element's interned name (shared by every element spelled the same)
+      const name = el.nameInfo;
+      let cached = name.cache as CachedDispatch | undefined;
+      if (cached === undefined || cached.owner !== this || cached.ns !== el.ns) {
+        cached = { owner: this, ns: el.ns, d: this.dispatch(el.ns, el.local) };
+        name.cache = cached;
+      }
+      const d = cached.d;
+      const lists = d.lists;
       for (let p = 0; p < lists.length; p++) {
-        const list = lists[p];
-        if (list.length === 0) continue;
-        const c = firstMatch(list, el, ctx);
-        if (c) evaluate(c, el, ctx, perPattern[p]);
+        const c = firstMatch(lists[p], el, ctx);
+        if (c) evaluate(c, el, ctx, perPattern[d.patterns[p]]);
       }
     }
     const out: Findings = { fatal: [], warning: [] };
@@ -226,7 +246,6 @@ export class RuleSet {
 function firstMatch(list: Candidate[], el: El, ctx: Ctx): Candidate | undefined {
   for (let i = 0; i < list.length; i++) {
     const c = list[i];
-    if (c.namespaces !== null && !c.namespaces.includes(el.ns)) continue;
     if (c.parents !== null && (el.parent === null || !c.parents.has(el.parent.local))) continue;
     const match = c.rule.match;
     if (!match) return c;
