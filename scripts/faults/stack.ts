@@ -11,6 +11,9 @@ import path from 'node:path';
 import { startChild, waitForApi, waitForWorker, type Child } from '../bench/e2e-procs';
 import { freePort } from '../infra/net';
 
+// Each child process registers an exit listener (killed with us); a suite restarts more than ten of them.
+process.setMaxListeners(Math.max(process.getMaxListeners(), 50));
+
 export interface FaultStack {
   base: string;
   port: number;
@@ -22,6 +25,10 @@ export interface FaultStack {
   killWorker(): Promise<void>;
   /** A new worker process on the same task queue, ready once it polls. */
   startWorker(): Promise<void>;
+  /** kill -9 of the API's process group; resolves once it is gone. */
+  killApi(): Promise<void>;
+  /** A new API process on the same port, ready once /health answers. */
+  startApi(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -43,32 +50,23 @@ export async function startFaultStack(extraEnv: NodeJS.ProcessEnv, port?: number
   };
   const base = `http://127.0.0.1:${apiPort}`;
   let workers = 0;
+  let apis = 0;
   const stack: FaultStack = {
     base,
     port: apiPort,
     env,
     logDir,
-    api: startChild('api', 'src/server.ts', env, logDir),
+    api: startChild(`api-${++apis}`, 'src/server.ts', env, logDir),
     worker: startChild(`worker-${++workers}`, 'src/worker.ts', env, logDir),
-    async killWorker() {
-      const { proc } = stack.worker;
-      const gone = new Promise<void>((resolve) => (proc.exitCode !== null || proc.signalCode !== null ? resolve() : proc.once('exit', () => resolve())));
-      process.kill(-proc.pid!, 'SIGKILL');
-      await gone;
-      // tsx's exit is not enough: the node it runs is in the same group and must be gone too.
-      const groupGone = async () => {
-        try {
-          process.kill(-proc.pid!, 0);
-          return false;
-        } catch {
-          return true;
-        }
-      };
-      await until(`worker process group ${proc.pid} gone after SIGKILL`, groupGone, 10_000, 50);
-    },
+    killWorker: () => killGroup(stack.worker),
     async startWorker() {
       stack.worker = startChild(`worker-${++workers}`, 'src/worker.ts', env, logDir);
       await waitForWorker(env.TEMPORAL_ADDRESS!, taskQueue, stack.worker);
+    },
+    killApi: () => killGroup(stack.api),
+    async startApi() {
+      stack.api = startChild(`api-${++apis}`, 'src/server.ts', env, logDir);
+      await waitForApi(base, stack.api);
     },
     async stop() {
       await Promise.all([stack.api.stop(), stack.worker.stop()]);
@@ -82,6 +80,23 @@ export async function startFaultStack(extraEnv: NodeJS.ProcessEnv, port?: number
     throw err;
   }
   return stack;
+}
+
+/** kill -9 of a child's process group; resolves once the whole group is gone (tsx and the node it runs). */
+async function killGroup(child: Child): Promise<void> {
+  const { proc } = child;
+  const gone = new Promise<void>((resolve) => (proc.exitCode !== null || proc.signalCode !== null ? resolve() : proc.once('exit', () => resolve())));
+  process.kill(-proc.pid!, 'SIGKILL');
+  await gone;
+  const groupGone = async () => {
+    try {
+      process.kill(-proc.pid!, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  await until(`process group ${proc.pid} gone after SIGKILL`, groupGone, 10_000, 50);
 }
 
 export interface JsonResponse {
