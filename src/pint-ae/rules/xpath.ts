@@ -306,12 +306,28 @@ export function toDouble(s: string): number {
 
 function parseDouble(s: string): number | undefined {
   let t = trimXml(s);
+  if (isPlainDecimal(t)) return parseFloat(t); // what the regex below would accept and parse, without it
+
   if (/.\.$/.test(t)) t += '0';
   if (DOUBLE_RE.test(t)) return parseFloat(t);
   if (t === 'NaN') return NaN;
   if (t === '-INF') return -Infinity;
   if (t === 'INF' || t === '+INF') return Infinity;
   return undefined;
+}
+
+/** `-?[0-9]+(\.[0-9]+)?`: the form amounts and quantities almost always have. */
+function isPlainDecimal(t: string): boolean {
+  const n = t.length;
+  let i = n > 0 && t.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  const first = i;
+  while (i < n && t.charCodeAt(i) >= 48 && t.charCodeAt(i) <= 57) i++;
+  if (i === first) return false;
+  if (i === n) return true;
+  if (t.charCodeAt(i) !== 46 /* . */) return false;
+  const point = ++i;
+  while (i < n && t.charCodeAt(i) >= 48 && t.charCodeAt(i) <= 57) i++;
+  return i === n && i > point;
 }
 
 /** fn:number(): NaN instead of an error. */
