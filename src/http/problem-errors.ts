@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { ServiceError } from '../domain/errors';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problem';
+import { isStoreUnavailable, storeUnavailable } from './store-unavailable';
 import { isTenantPath, tenantErrorBody } from './tenant-errors';
 
 /**
@@ -65,6 +66,10 @@ function toProblem(err: unknown, ctx: Context): ServiceError {
   }
   if (status && status >= 400 && status < 500 && e.expose) {
     return new ServiceError(status, 'bad_request', 'Bad request', e.message);
+  }
+  if (isStoreUnavailable(err)) {
+    (ctx.state.log ?? console).warn({ err, requestId: ctx.state.requestId }, 'store unavailable');
+    return storeUnavailable();
   }
   (ctx.state.log ?? console).error({ err, requestId: ctx.state.requestId }, 'unhandled error');
   return new ServiceError(500, 'internal_error', 'Internal error', `Something went wrong on our side; quote request id ${ctx.state.requestId ?? 'unknown'} to support.`);

@@ -10,7 +10,7 @@ import { SIM_CALLBACK_SECRET, SIM_CLIENT } from '../helpers/asp-simulator';
 import { invoiceBody } from '../helpers/invoices';
 import { newPartner, type TestPartner } from '../helpers/partners';
 
-const INVOICES = Number(process.env.FAULTS_WORKER_KILL_INVOICES || 200);
+const INVOICES = Number(process.env.FAULTS_WORKER_KILL_INVOICES || 500);
 
 async function statusCounts(smeId: string): Promise<Record<string, number>> {
   const rows = await Invoice.find({ smeId }, { status: 1 }).lean();

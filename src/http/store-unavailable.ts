@@ -1,0 +1,33 @@
+import { ServiceError } from '../domain/errors';
+
+// The MongoDB driver's and mongoose's ways of saying "the database cannot be reached right now" (server down,
+// restarting, connection pool cleared, commands buffered past their timeout). Not a client mistake and not a bug:
+// a 503 with Retry-After, so clients retry (with the same Idempotency-Key) instead of reporting a 500.
+const UNREACHABLE = new Set([
+  'MongoServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoPoolClearedError',
+]);
+
+export function isStoreUnavailable(err: unknown): boolean {
+  const e = err as { name?: string; message?: string } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (e.name && UNREACHABLE.has(e.name)) return true;
+  return e.name === 'MongooseError' && /buffering timed out/i.test(e.message ?? '');
+}
+
+export const RETRY_AFTER_STORE_S = 5;
+
+export function storeUnavailable(): ServiceError {
+  return new ServiceError(
+    503,
+    'store_unavailable',
+    'Service unavailable',
+    `Our database cannot be reached for the moment. Retry after ${RETRY_AFTER_STORE_S} seconds with the same Idempotency-Key: a request that did complete is then answered from its stored result, never done twice.`,
+    undefined,
+    { 'Retry-After': String(RETRY_AFTER_STORE_S) },
+  );
+}
