@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { buildOpenApiDocument } from '../openapi/document';
+import { ROUTER_OPTIONS } from '../http/router-options';
 
 /** The viewer's files, served from node_modules (the machine may have no internet: no CDN). A fixed list, so no path is read from the request. */
 const ASSETS: Record<string, string> = {
@@ -34,7 +35,7 @@ const PAGE = `<!doctype html>
 
 /** GET /openapi.json and GET /docs: public, no credential (the document holds no secret). */
 export function docsRouter(): Router {
-  const router = new Router();
+  const router = new Router(ROUTER_OPTIONS);
   let document: string | undefined; // built once per process: it depends on code only
   router.get('/openapi.json', (ctx) => {
     document ??= JSON.stringify(buildOpenApiDocument());

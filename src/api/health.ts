@@ -2,10 +2,11 @@ import Router from '@koa/router';
 import { pingMongo } from '../db/connection';
 import { pingTemporal } from '../temporal/client';
 import { metricsAuthorized, registry } from '../http/metrics';
+import { ROUTER_OPTIONS } from '../http/router-options';
 
 /** /healthz: the process answers. /readyz: MongoDB and Temporal are reachable, so requests can succeed. /metrics: Prometheus (behind METRICS_TOKEN when set). */
 export function healthRouter(): Router {
-  const router = new Router();
+  const router = new Router(ROUTER_OPTIONS);
   router.get('/healthz', (ctx) => {
     ctx.body = { ok: true };
   });

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '../credentials/secrets';
 import type { Middleware } from 'koa';
 import { config } from '../config';
 import { httpDuration, httpRequests, registry } from '../metrics';
@@ -25,7 +25,7 @@ export function httpMetrics(): Middleware {
 }
 
 /**
- * METRICS_TOKEN set: the scrape must send `Authorization: Bearer <token>` (compared in constant time). Unset:
+ * METRICS_TOKEN set: the scrape must send `Authorization: Bearer <token>` (compared in constant time, length too). Unset:
  * open, as Prometheus endpoints usually are inside a private network.
  */
 export function metricsAuthorized(authorization: string | undefined): boolean {
@@ -33,7 +33,5 @@ export function metricsAuthorized(authorization: string | undefined): boolean {
   if (!token) return true;
   const m = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
   if (!m) return false;
-  const given = Buffer.from(m[1].trim());
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameSecret(m[1].trim(), token);
 }

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import Joi from 'joi';
-import { timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { config } from '../../config';
 import type { PartnerDoc } from '../../db/models';
@@ -13,13 +12,15 @@ import { AdminError, connectSme, createPartner, updatePartner } from '../../serv
 import { creditsOverview, topUp } from '../../services/credits';
 import { createTenant, updateTenant, type TenantChanges, type TenantInput } from '../../services/tenants';
 import { TENANT_MODES } from '../../domain/tenant-invoice-types';
+import { ROUTER_OPTIONS } from '../../http/router-options';
+import { sameSecret } from '../../credentials/secrets';
 
 /**
  * The admin API (DESIGN "Decisions"): the same functions as `einvoice admin`, for operators' tooling.
  * Guarded by `Authorization: Bearer $ADMIN_TOKEN`; without ADMIN_TOKEN configured it is switched off.
  */
 export function adminRouter(): Router {
-  const router = new Router({ prefix: '/v1/admin' });
+  const router = new Router({ prefix: '/v1/admin', ...ROUTER_OPTIONS });
   router.use(adminAuth(), jsonBody());
 
   router.post<Validated<PartnerCreate>>('/partners', validate({ body: orEmpty(partnerCreateSchema) }), async (ctx) => {
@@ -93,9 +94,7 @@ function adminAuth(): Middleware {
     const token = config().adminToken;
     if (!token) throw new ServiceError(404, 'route_not_found', 'Not found', 'The admin API is disabled (ADMIN_TOKEN is not set).');
     const presented = /^Bearer (.+)$/.exec(ctx.get('Authorization'))?.[1] ?? '';
-    const a = Buffer.from(presented);
-    const b = Buffer.from(token);
-    if (a.length !== b.length || !timingSafeEqual(a, b)) {
+    if (!sameSecret(presented, token)) {
       throw serviceErrors.unauthorized('invalid_admin_token', 'Send Authorization: Bearer <ADMIN_TOKEN>.');
     }
     await next();

@@ -13,13 +13,14 @@ import { registerInvoiceDocument } from './invoice-document-route';
 import { registerWebhookDeliveries } from './webhook-delivery-routes';
 import { registerCredits } from './credit-routes';
 import { registerDocumentValidation, registerInvoiceValidation } from './validate-routes';
+import { ROUTER_OPTIONS } from '../../http/router-options';
 
 /**
  * The Partner API (/v1/partner). Order matters and is visible here: partner credentials first, then the
  * endpoints that need only them, then the SME connection secret for everything else.
  */
 export function partnerRouter(): Router {
-  const router = new Router<PartnerState>({ prefix: '/v1/partner' });
+  const router = new Router<PartnerState>({ prefix: '/v1/partner', ...ROUTER_OPTIONS });
   router.use(partnerAuth());
   router.use(rateLimit());
   registerPing(router);
@@ -27,7 +28,7 @@ export function partnerRouter(): Router {
   registerValidateTrn(router);
   registerDocumentValidation(router);
 
-  const smeScoped = new Router<SmeState>();
+  const smeScoped = new Router<SmeState>(ROUTER_OPTIONS);
   smeScoped.use(smeAuth(), jsonBody());
   registerCustomers(smeScoped);
   registerBulkInvoices(smeScoped);

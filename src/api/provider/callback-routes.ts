@@ -9,6 +9,7 @@ import { verdictOf } from '../../provider/asp-verdicts';
 import { recordAnswer } from '../../services/asp-evidence';
 import { signalAspVerdict } from '../../temporal/client';
 import { invoiceWorkflowId } from '../../temporal/contract';
+import { ROUTER_OPTIONS } from '../../http/router-options';
 
 const MAX_CALLBACK_BYTES = 256 * 1024;
 
@@ -18,7 +19,7 @@ const MAX_CALLBACK_BYTES = 256 * 1024;
  * is final (REPORTED or FAILED), the invoice's workflow is told. Polling covers a callback that never comes.
  */
 export function providerRouter(): Router {
-  const router = new Router({ prefix: '/v1/provider' });
+  const router = new Router({ prefix: '/v1/provider', ...ROUTER_OPTIONS });
   router.post('/callbacks', async (ctx) => {
     const secret = config().providerCallbackSecret;
     if (!secret) throw new ServiceError(404, 'route_not_found', 'Not found', 'Provider callbacks are disabled (PROVIDER_CALLBACK_SECRET is not set).');

@@ -8,6 +8,7 @@ import { registerAuthToken } from './auth-route';
 import { registerTenantCreditNotes } from './credit-note-routes';
 import { registerTenantInvoices } from './invoice-routes';
 import { registerTenantBulk } from './bulk-route';
+import { ROUTER_OPTIONS } from '../../http/router-options';
 
 /**
  * The Tenant API (/v1/invoices, /v1/credit-notes, /v1/auth/token). Errors are {code, humanMessage, meta}
@@ -16,16 +17,16 @@ import { registerTenantBulk } from './bulk-route';
  * it streams), and the JSON routes (bearer, JSON bodies).
  */
 export function tenantRouters(): Router[] {
-  const open = new Router({ prefix: '/v1' });
+  const open = new Router({ prefix: '/v1', ...ROUTER_OPTIONS });
   open.use(jsonBody());
   registerAuthToken(open);
 
   const bearer: Middleware<TenantState>[] = [tenantAuth(), tenantRateLimit()];
-  const csv = new Router<TenantState>({ prefix: '/v1' });
+  const csv = new Router<TenantState>({ prefix: '/v1', ...ROUTER_OPTIONS });
   csv.use(...bearer);
   registerTenantBulk(csv);
 
-  const json = new Router<TenantState>({ prefix: '/v1' });
+  const json = new Router<TenantState>({ prefix: '/v1', ...ROUTER_OPTIONS });
   json.use(...bearer, jsonBody());
   registerTenantInvoices(json);
   registerTenantCreditNotes(json);
