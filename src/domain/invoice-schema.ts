@@ -99,12 +99,12 @@ const invoiceLine = Joi.object({
 
 const bodyKeys = {
   trn: trn().required(),
-  number: str().required(),
+  number: str().max(64).required(), // as the Tenant API's; a unique index holds it (issue 13: 800 KB was a 500)
   issueDate: date().required(),
   dueDate: date().allow(null),
   invoiceType: str().valid(...INVOICE_TYPES).default('sale'),
   documentType: str().valid(...DOCUMENT_TYPES).default('tax_invoice'),
-  precedingInvoiceNumber: str(),
+  precedingInvoiceNumber: str().max(64),
   precedingInvoiceIssueDate: date(),
   precedingInvoiceReference: str(),
   creditNoteReasonCode: str().valid(...CREDIT_NOTE_REASON_CODES),

@@ -136,6 +136,9 @@ class UploadReader {
 
   /** The CSV part: streamed through csv-parse; its bytes counted by busboy's fileSize limit. */
   private onFile(name: string, stream: NodeJS.ReadableStream): void {
+    // busboy destroys an unfinished part with the body's error (a form that ends without its closing boundary):
+    // unheard, that error would be an uncaught exception and end the process.
+    stream.on('error', (e: Error) => this.fail(invalidBody(`The multipart body is malformed (${e.message}).`)));
     if (this.settled) return void stream.resume();
     if (name !== 'file') {
       stream.resume();

@@ -16,6 +16,7 @@ const TENANT_CODES: Record<string, string> = {
   malformed_body: 'invalid_body',
   body_too_deep: 'invalid_body',
   forbidden_key: 'invalid_body',
+  forbidden_character: 'invalid_body',
   idempotency_key_required: 'idempotency_required',
 };
 

@@ -117,10 +117,19 @@ function errorCode(type: string): string {
   return 'invalid';
 }
 
+/** joi quotes the value it refused in some messages (patterns): a value longer than this is shown cut. */
+const MAX_ECHOED_VALUE = 100;
+
 function message(d: Joi.ValidationErrorItem, path: string, code: string): string {
   if (code === 'unknown_field') return `${path} is not a known field; remove it.`;
   const field = path || 'value';
   // joi's own message names the label (we set the label to the path); make it start with our path form.
   const text = d.message.replace(/^"?[^"\s]+"? /, '').trim();
-  return `${field} ${text}`;
+  return `${field} ${withoutLongValue(text, d.context?.value)}`;
+}
+
+/** A refused 400 KB value is not sent back in the answer (issue 13: answers larger than the request). */
+function withoutLongValue(text: string, value: unknown): string {
+  if (typeof value !== 'string' || value.length <= MAX_ECHOED_VALUE) return text;
+  return text.split(value).join(`${value.slice(0, MAX_ECHOED_VALUE)}... (${value.length} characters)`);
 }
