@@ -10,6 +10,7 @@ import { renderInvoice } from '../src/pint-ae/render';
 import { validatePintAeNative } from '../src/pint-ae/rules';
 import { AspRetryableError, AspUnavailableError, unavailableAsp, type AspClient } from '../src/provider/asp';
 import { AspRequestError } from '../src/provider/asp-http-client';
+import { forgetRendered, recallRendered, rememberRendered } from './rendered-documents';
 import { openHandOver, recordAnswer, recordHandOver } from '../src/services/asp-evidence';
 import { runOfficialSchematron } from '../src/schematron/official-schematron';
 import { spendForDelivery } from '../src/services/credits';
@@ -53,6 +54,7 @@ export async function transformInvoice({ invoiceId, documentUuid }: { invoiceId:
     throw ApplicationFailure.nonRetryable(`PINT-AE transformation failed: ${(err as Error).message}`, 'transform_failed');
   }
   await InvoiceDocument.updateOne({ _id: invoiceId }, { $set: { xml, documentUuid, run: inv.run ?? 1 } }, { upsert: true });
+  rememberRendered(invoiceId, documentUuid, xml);
   return (await moveInvoiceStatus(invoiceId, { status: 'queued', run: inv.run }, 'transformed', null, { documentUuid })).status;
 }
 
@@ -67,7 +69,7 @@ export interface RuleFinding {
  * rejects the invoice). The official Schematron, when configured, runs in a thread with a budget; past it, or
  * when it cannot run, the native verdict stands and a note is kept in the status history.
  */
-export async function validateInvoiceDocument({ invoiceId, run }: { invoiceId: string; run?: number }): Promise<{ status: InvoiceStatus; note: string | null }> {
+export async function validateInvoiceDocument({ invoiceId, run, documentUuid }: { invoiceId: string; run?: number; documentUuid?: string }): Promise<{ status: InvoiceStatus; note: string | null }> {
   // Runs with local steps name their run: the conditional update at the end is then the status check.
   const named = run !== undefined;
   if (run === undefined) {
@@ -76,7 +78,7 @@ export async function validateInvoiceDocument({ invoiceId, run }: { invoiceId: s
     if (inv.status !== 'transformed') return { status: inv.status as InvoiceStatus, note: null };
     run = inv.run ?? 1;
   }
-  const xml = (await InvoiceDocument.findById(invoiceId, { xml: 1 }).lean())?.xml ?? '';
+  const xml = recallRendered(invoiceId, documentUuid) ?? (await InvoiceDocument.findById(invoiceId, { xml: 1 }).lean())?.xml ?? '';
   const fatal: RuleFinding[] = validatePintAeNative(xml).fatal.map(({ id, location, text }: RuleFinding) => ({ id, location, text }));
   let note: string | null = null;
   const { pintAeSchematronDir: dir, schematronBudgetMs: budgetMs } = config();
@@ -170,10 +172,12 @@ export function aspSteps(deps: PipelineDeps) {
   return {
     /** validated (or blocked_no_credit after a top-up) -> delivered: hands the document to the ASP. */
     async deliverInvoice({ invoiceId }: { invoiceId: string }): Promise<DeliveryResult> {
-      const inv = await Invoice.findById(invoiceId, { status: 1, mode: 1, run: 1, body: 1, aspSubmissionId: 1 }).lean();
+      const inv = await Invoice.findById(invoiceId, { status: 1, mode: 1, run: 1, body: 1, aspSubmissionId: 1, documentUuid: 1 }).lean();
       if (!inv) throw notFound(invoiceId);
       if (inv.status === 'delivered' && inv.aspSubmissionId) return { delivered: true, submissionId: inv.aspSubmissionId };
-      const doc = await InvoiceDocument.findById(invoiceId, { xml: 1, documentUuid: 1 }).lean();
+      // The invoice names the document its transform stored: this process may still hold it.
+      const rendered = recallRendered(invoiceId, inv.documentUuid);
+      const doc = rendered !== null ? { xml: rendered, documentUuid: inv.documentUuid! } : await InvoiceDocument.findById(invoiceId, { xml: 1, documentUuid: 1 }).lean();
       if (!doc) throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} has no rendered document to deliver`, 'unexpected_status');
       const run = inv.run ?? 1;
       await openHandOver({ invoiceId, run, xml: doc.xml, documentUuid: doc.documentUuid });
@@ -185,6 +189,7 @@ export function aspSteps(deps: PipelineDeps) {
       }
       logger.info({ mode: inv.mode, run, submissionId: handOver.submissionId }, 'handed to the ASP');
       await moveInvoiceStatus(invoiceId, { status: inv.status as InvoiceStatus, run: inv.run }, 'delivered', null, { aspSubmissionId: handOver.submissionId });
+      forgetRendered(invoiceId, inv.documentUuid);
       return { delivered: true, submissionId: handOver.submissionId };
     },
 

@@ -162,6 +162,7 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     run = start.run;
     show(start.status);
     let submissionId = start.aspSubmissionId;
+    let renderedUuid: string | null = null; // the document this run's transform rendered
 
     /** validated, or blocked_no_credit after a top-up: charge the credit, hand over, announce delivered. */
     const creditThenDeliver = async () => {
@@ -189,7 +190,9 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     /** queued -> transformed: render the PINT-AE XML; a body that cannot render rejects the invoice. */
     const transform = async () => {
       try {
-        show(await transformInvoice({ invoiceId, documentUuid: uuid4() }));
+        const documentUuid = uuid4();
+        show(await transformInvoice({ invoiceId, documentUuid }));
+        renderedUuid = documentUuid;
       } catch (err) {
         const failure = applicationFailure(err, 'transform_failed');
         if (!failure) throw err;
@@ -200,7 +203,8 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     /** transformed -> validated: PINT-AE rules; fatal findings reject the invoice with their rule ids. */
     const validate = async () => {
       try {
-        const validated = await validateInvoiceDocument({ invoiceId, ...(local ? { run } : {}) });
+        // (the document's UUID lets the step use the XML its worker just rendered, when it is the same process)
+        const validated = await validateInvoiceDocument({ invoiceId, ...(local ? { run } : {}), ...(local && renderedUuid ? { documentUuid: renderedUuid } : {}) });
         if (validated.note) log.warn(validated.note, { invoiceId });
         show(validated.status);
       } catch (err) {

@@ -53,6 +53,11 @@ async function insertOnce(insert: () => Promise<unknown>): Promise<void> {
 /** The ASP's answer to the hand-over: its submission id and the statuses it reports (openHandOver came first). */
 export async function recordHandOver(h: HandedOver): Promise<void> {
   const _id = documentIdOf(h.invoiceId, h.run);
+  if (h.submissionId && !h.answer) {
+    // The usual case of the in-process simulation: both facts in one write (a repeated step falls through to one each).
+    const both = await AspSubmission.updateOne({ _id, submissionId: null, 'statusAt.UPLOADED': { $exists: false } }, { $set: { submissionId: h.submissionId, 'statusAt.UPLOADED': new Date().toISOString() } });
+    if (both.matchedCount === 1) return;
+  }
   if (h.submissionId) await AspSubmission.updateOne({ _id, submissionId: null }, { $set: { submissionId: h.submissionId } });
   if (h.answer) await recordAnswer(h.answer, 'submit');
   // The in-process simulation of test mode gives no answer: the hand-over time stands for UPLOADED.
