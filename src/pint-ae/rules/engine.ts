@@ -12,7 +12,7 @@
  */
 import { parentNames } from './context-parents';
 import { ASSERTS, type AssertMeta } from './messages';
-import { type El, type XmlDocument } from './xml';
+import { intern, type El, type XmlDocument } from './xml';
 import { Lazy, XPathError } from './xpath';
 
 export type PatternId = 'UBL-model' | 'Codesmodel' | 'UBL-modelaligned' | 'Codesmodelaligned';
@@ -126,8 +126,8 @@ class MemoError {
 
 interface Candidate {
   rule: Rule;
-  /** Local names the element's parent must have for the context to match; null = any. */
-  parents: Set<string> | null;
+  /** Local names (interned) the element's parent must have for the context to match; null = any. */
+  parents: string[] | null;
   metas: AssertMeta[];
 }
 
@@ -200,7 +200,7 @@ export class RuleSet {
           rules.map((rule) => ({
             rule,
             // only for rules with a match function: for the others the name alone decides
-            parents: rule.names === '*' || !rule.match ? null : (parentNames(rule.context).get(local) ?? null),
+            parents: rule.names === '*' || !rule.match ? null : internAll(parentNames(rule.context).get(local) ?? null),
             metas: this.metas.get(rule)!,
           })),
         );
@@ -243,10 +243,23 @@ export class RuleSet {
   }
 }
 
+/** A set of one to three names as an array of interned strings: `===` in a loop beats Set.has here. */
+function internAll(names: Set<string> | null): string[] | null {
+  return names === null ? null : [...names].map(intern);
+}
+
+function parentIsOneOf(el: El, names: string[]): boolean {
+  const parent = el.parent;
+  if (parent === null) return false;
+  const local = parent.local;
+  for (let i = 0; i < names.length; i++) if (names[i] === local) return true;
+  return false;
+}
+
 function firstMatch(list: Candidate[], el: El, ctx: Ctx): Candidate | undefined {
   for (let i = 0; i < list.length; i++) {
     const c = list[i];
-    if (c.parents !== null && (el.parent === null || !c.parents.has(el.parent.local))) continue;
+    if (c.parents !== null && !parentIsOneOf(el, c.parents)) continue;
     const match = c.rule.match;
     if (!match) return c;
     try {
