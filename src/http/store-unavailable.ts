@@ -12,11 +12,16 @@ const UNREACHABLE = new Set([
   'MongoPoolClearedError',
 ]);
 
-export function isStoreUnavailable(err: unknown): boolean {
-  const e = err as { name?: string; message?: string } | null;
-  if (!e || typeof e !== 'object') return false;
+/** A socket that could not connect or was cut: how a write batch (MongoBulkWriteError) reports a lost server. */
+const NETWORK_FAILURE = /\b(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH)\b|connection .*closed/i;
+
+export function isStoreUnavailable(err: unknown, depth = 0): boolean {
+  const e = err as { name?: string; message?: string; cause?: unknown } | null;
+  if (!e || typeof e !== 'object' || depth > 3) return false;
   if (e.name && UNREACHABLE.has(e.name)) return true;
-  return e.name === 'MongooseError' && /buffering timed out/i.test(e.message ?? '');
+  if (e.name === 'MongooseError' && /buffering timed out/i.test(e.message ?? '')) return true;
+  if (e.name?.startsWith('Mongo') && NETWORK_FAILURE.test(e.message ?? '')) return true;
+  return isStoreUnavailable(e.cause, depth + 1);
 }
 
 export const RETRY_AFTER_STORE_S = 5;
