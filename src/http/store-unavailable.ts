@@ -21,6 +21,9 @@ export function isStoreUnavailable(err: unknown, depth = 0): boolean {
   if (e.name && UNREACHABLE.has(e.name)) return true;
   if (e.name === 'MongooseError' && /buffering timed out/i.test(e.message ?? '')) return true;
   if (e.name?.startsWith('Mongo') && NETWORK_FAILURE.test(e.message ?? '')) return true;
+  // The driver can also let the socket's own error through (a write after the server closed it: EPIPE).
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === 'string' && NETWORK_FAILURE.test(code)) return true;
   return isStoreUnavailable(e.cause, depth + 1);
 }
 

@@ -11,6 +11,7 @@ describe('isStoreUnavailable: which driver errors mean "the store is away" (503,
     expect(cut.name).to.equal('MongoBulkWriteError');
     expect(isStoreUnavailable(cut)).to.equal(true);
     expect(isStoreUnavailable(Object.assign(new Error('wrapped'), { cause: new MongoNetworkError('socket closed') }))).to.equal(true);
+    expect(isStoreUnavailable(Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' }))).to.equal(true);
   });
 
   it('not a duplicate key, a server-side refusal, or any other error', () => {
