@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { IdempotencyRecord, Invoice, Partner, SmeConnection } from '../../src/db/models';
 import { hashRequest } from '../../src/domain/request-hash';
-import { IN_FLIGHT_LEASE_MS, originKey } from '../../src/services/idempotency';
+import { IN_FLIGHT_LEASE_MS, keepLeases, originKey } from '../../src/services/idempotency';
 import { prepareInvoice, type InvoiceOwner } from '../../src/services/invoices-create';
 import { call } from '../helpers/http';
 import { invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
@@ -37,8 +37,22 @@ describe('crash recovery: a resent request adopts the invoices of its dead attem
   this.timeout(120_000);
   before(() => ensureWorker());
 
-  it('the lease of an in-flight key is short (renewed while the request runs), so a resend after a crash waits seconds', () => {
+  it('a running request renews its in-flight lease (and only its own); a dead one keeps a lease of seconds, not minutes', async () => {
     expect(IN_FLIGHT_LEASE_MS).to.be.at.most(60_000);
+    const scope = `test:${randomUUID()}`;
+    const soon = new Date(Date.now() + 1000);
+    const expiresAt = new Date(Date.now() + 3600_000);
+    const mine = await IdempotencyRecord.create({ scope, key: 'mine', requestHash: 'h', state: 'in_flight', owner: 'me', lockedUntil: soon, expiresAt });
+    const other = await IdempotencyRecord.create({ scope, key: 'other', requestHash: 'h', state: 'in_flight', owner: 'someone-else', lockedUntil: soon, expiresAt });
+    const renewing = keepLeases([{ _id: mine._id, owner: 'me' }, { _id: other._id, owner: 'not-the-owner' }]);
+    try {
+      await new Promise((r) => setTimeout(r, 11_000)); // one renewal period
+    } finally {
+      renewing.stop();
+    }
+    const [renewed, untouched] = await Promise.all([IdempotencyRecord.findById(mine._id).lean(), IdempotencyRecord.findById(other._id).lean()]);
+    expect(renewed!.lockedUntil!.getTime()).to.be.greaterThan(Date.now() + IN_FLIGHT_LEASE_MS / 2);
+    expect(untouched!.lockedUntil!.getTime()).to.equal(soon.getTime());
   });
 
   it('bulk: items inserted before the crash keep their ids, the one never inserted is created, all acknowledged', async () => {
