@@ -64,6 +64,9 @@ export interface Name {
   local: string;
   /** Free for the rule engine: what it looked up for this name (its rules), kept here to skip a map lookup per element. */
   cache: unknown;
+  /** The namespace scope this name was last resolved in, and the namespace it gave (see addElement). */
+  scope: Scope | undefined;
+  scopeNs: string;
 }
 
 /** Rarely needed per-element state, allocated on first use. */
@@ -440,7 +443,7 @@ function nameAt(src: string, from: number, to: number, hash: number): Name {
   }
   const raw = intern(src.slice(from, to));
   const colon = raw.indexOf(':');
-  const n: Name = { raw, prefix: colon >= 0 ? intern(raw.slice(0, colon)) : '', local: intern(colon >= 0 ? raw.slice(colon + 1) : raw), cache: undefined };
+  const n: Name = { raw, prefix: colon >= 0 ? intern(raw.slice(0, colon)) : '', local: intern(colon >= 0 ? raw.slice(colon + 1) : raw), cache: undefined, scope: undefined, scopeNs: '' };
   if (bucket.length < 8) bucket.push(n);
   return n;
 }
@@ -516,6 +519,8 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
   let openTop = 0;
   const kidsFrom: number[] = [];
   let pos = 0;
+  /** The last start tag read, when it is in START_TAGS. */
+  let lastTag: StartTag | undefined;
 
   /** `<!--`, `<![CDATA[` or `<!DOCTYPE` at lt: checked and skipped; returns where the text goes on. */
   const skipDeclaration = (lt: number): number => {
@@ -586,6 +591,22 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
   /** `<name attr="...">` at lt: reads the tag into attrNames/attrValues/attrAt, then adds the element. */
   const openElement = (lt: number): number => {
     if (root && stack.length === 0) fail('content after the root element', lt);
+    // a start tag spelled exactly as one read before (the same text up to the first '>') reads
+    // the same: its name and attributes come from the cache, with no scan of its characters
+    const gt = src.indexOf('>', lt + 1);
+    if (gt > 0) {
+      // first guess: the tag that followed the previous start tag last time (lines repeat)
+      const guess = lastTag === undefined ? undefined : lastTag.next;
+      let known = guess !== undefined && guess.text.length === gt - lt - 1 && sameChars(src, lt + 1, guess.text) ? guess : undefined;
+      if (known === undefined) known = START_TAGS.get(src.slice(lt + 1, gt));
+      if (known !== undefined) {
+        if (lastTag !== undefined && known !== guess) lastTag.next = known;
+        lastTag = known;
+        addElement(lt, gt + 1, known.name, 0, known.selfClose, known.attrs);
+        return gt + 1;
+      }
+    }
+    lastTag = undefined;
     let i = lt + 1;
     let hash = 0;
     for (; i < len; i++) {
@@ -639,12 +660,13 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
       nAttrs++;
       i = close + 1;
     }
-    addElement(lt, i, nameInfo, nAttrs, selfClose);
+    const el = addElement(lt, i, nameInfo, nAttrs, selfClose, undefined);
+    if (i === gt + 1) lastTag = rememberStartTag(src.slice(lt + 1, gt), nameInfo, el.attrs, selfClose, nAttrs);
     return i;
   };
 
   /** The element of a start tag just read: its namespace scope, attributes, and its place in the tree. */
-  const addElement = (lt: number, contentStart: number, nameInfo: Name, nAttrs: number, selfClose: boolean): void => {
+  const addElement = (lt: number, contentStart: number, nameInfo: Name, nAttrs: number, selfClose: boolean, knownAttrs: Attr[] | undefined): El => {
 
     let scope = scopes[scopes.length - 1];
     for (let a = 0; a < nAttrs; a++) {
@@ -654,8 +676,16 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
         scope[an.raw === 'xmlns' ? '' : an.local] = intern(attrValue(attrValues[a]));
       }
     }
-    const ns = scope[nameInfo.prefix];
-    if (ns === undefined) fail(`undeclared namespace prefix "${nameInfo.prefix}"`, lt);
+    // scopes are few (usually the root's only) and never change once made: a name resolved in this
+    // scope before resolves the same, without a lookup along the scope's prototype chain
+    let ns: string | undefined;
+    if (nameInfo.scope === scope) ns = nameInfo.scopeNs;
+    else {
+      ns = scope[nameInfo.prefix];
+      if (ns === undefined) fail(`undeclared namespace prefix "${nameInfo.prefix}"`, lt);
+      nameInfo.scope = scope;
+      nameInfo.scopeNs = ns!;
+    }
     const parent = stack.length ? stack[stack.length - 1] : null;
     const el = pool ? pool.take(count, src, parent, ns!, nameInfo) : new El(src, parent, ns!, nameInfo);
     el.order = count;
@@ -665,7 +695,8 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
     el.end = contentStart;
     if (selfClose) el.kids = NO_KIDS;
     elements[count++] = el;
-    if (nAttrs === 1 && attrNames[0].prefix === '' && attrNames[0].raw !== 'xmlns') {
+    if (knownAttrs !== undefined) el.attrs = knownAttrs;
+    else if (nAttrs === 1 && attrNames[0].prefix === '' && attrNames[0].raw !== 'xmlns') {
       el.attrs = sharedAttrs(attrNames[0], attrValues[0], attrAt[0], fail);
     } else if (nAttrs > 0) {
       for (let a = 0; a < nAttrs; a++) {
@@ -690,10 +721,12 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
       kidsFrom.push(openTop);
       scopes.push(scope);
     }
+    return el;
   };
 
   while (pos < len) {
-    const lt = src.indexOf('<', pos);
+    // markup usually follows markup directly: no indexOf call then
+    const lt = src.charCodeAt(pos) === 60 /* < */ ? pos : src.indexOf('<', pos);
     const textEnd = lt < 0 ? len : lt;
     // text needs checking only outside the root or when it contains an entity reference
     if (textEnd > pos && (stack.length === 0 || (nextAmp >= 0 && nextAmp < textEnd))) checkText(pos, textEnd, stack.length === 0);
@@ -708,6 +741,41 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
   if (!root) fail('no root element', 0);
   elements.length = count;
   return { root: root!, elements };
+}
+
+interface StartTag {
+  text: string;
+  /** The start tag that followed this one last time. */
+  next: StartTag | undefined;
+  name: Name;
+  /** Unprefixed attributes only (never mutated, shared by every element with this tag). */
+  attrs: Attr[];
+  selfClose: boolean;
+}
+
+/**
+ * Start tags read before, by their text between '<' and the first '>'. A long invoice repeats a few
+ * dozen tags (`<cbc:Amount currencyID="AED">`): one indexOf, one slice and one map lookup replace
+ * the scan of the name and attributes (the name scan was the parser's largest cost). Only tags
+ * whose meaning depends on nothing but their text are kept: no namespace declarations, no
+ * prefixed attributes (their namespace depends on the scope), no '>' inside an attribute value.
+ */
+const START_TAGS = new Map<string, StartTag>();
+
+function rememberStartTag(text: string, name: Name, attrs: Attr[], selfClose: boolean, nAttrs: number): StartTag | undefined {
+  if (attrs.length !== nAttrs) return undefined; // a namespace declaration was among them
+  for (const a of attrs) if (a.prefix !== '') return undefined;
+  if (START_TAGS.size >= 20_000) START_TAGS.clear();
+  // strings sliced from the document would keep the whole document alive: the cache keeps copies
+  const kept = attrs.length === 0 ? attrs : attrs.map((a) => ({ ...a, value: copied(a.value) }));
+  const tag: StartTag = { text: copied(text), next: undefined, name, attrs: kept, selfClose };
+  START_TAGS.set(tag.text, tag);
+  return tag;
+}
+
+/** A flat copy of `s` (property keys are internalised, i.e. copied out of a sliced string). */
+function copied(s: string): string {
+  return Object.keys({ [s]: 0 })[0] ?? s;
 }
 
 /**

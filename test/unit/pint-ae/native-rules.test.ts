@@ -195,6 +195,24 @@ describe('native PINT-AE XML parser', () => {
     expect(doc.root.kids[1].ns).to.equal('urn:q');
   });
 
+  it('reads a start tag seen before (the start-tag cache) exactly as the first time', () => {
+    parseXml('<r xmlns="urn:a"><x k="1"/><x k="1"/></r>');
+    const other = parseXml('<r xmlns="urn:b"><x k="1"/><x k="1">t</x></r>');
+    expect(other.root.kids.map((k) => [k.ns, k.attr('k'), k.value])).to.deep.equal([
+      ['urn:b', '1', ''],
+      ['urn:b', '1', 't'],
+    ]);
+    parseXml('<p:r xmlns:p="urn:p"><p:x/></p:r>');
+    expect(() => parseXml('<r><p:x/></r>')).to.throw(XmlParseError, /undeclared namespace prefix/);
+    const gt = parseXml('<r><x a=">" b="1"/><x a=">" b="1"/></r>');
+    expect(gt.root.kids.map((k) => [k.attr('a'), k.attr('b')])).to.deep.equal([
+      ['>', '1'],
+      ['>', '1'],
+    ]);
+    for (let i = 0; i < 2; i++) expect(() => parseXml('<r><a b="1" b="2"/></r>')).to.throw(XmlParseError, /duplicate attribute/);
+    expect(() => parseXml('<r/><r/>')).to.throw(XmlParseError, /content after the root element/);
+  });
+
   for (const bad of ['<a>', '<a></b>', '<a>&nbsp;</a>', '<a b="1" b="2"/>', '<p:a/>', 'text', '<a/><b/>', '<a x="<"/>']) {
     it(`rejects ${JSON.stringify(bad)}`, () => {
       expect(() => parseXml(bad)).to.throw(XmlParseError);
