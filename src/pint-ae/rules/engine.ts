@@ -63,7 +63,8 @@ export interface Findings {
 /** Per-document evaluation context: the tree, the profile and memoised document-wide values. */
 export class Ctx {
   private readonly memos = new Map<string, Lazy<unknown>>();
-  private readonly byName = new Map<string, El[]>();
+  /** `all()` lists by local name, then namespace (both interned: no key string built per call). */
+  private readonly byName = new Map<string, Map<string, El[]>>();
 
   constructor(
     readonly doc: XmlDocument,
@@ -76,8 +77,9 @@ export class Ctx {
 
   /** `//ns:local`: every element with that name, in document order. */
   all(ns: string, local: string): El[] {
-    const key = ns + '\u0000' + local;
-    let list = this.byName.get(key);
+    let byNs = this.byName.get(local);
+    if (byNs === undefined) this.byName.set(local, (byNs = new Map()));
+    let list = byNs.get(ns);
     if (!list) {
       // a scan per name asked for (about a dozen per document) is cheaper than indexing every element
       list = [];
@@ -86,7 +88,7 @@ export class Ctx {
         const el = elements[i];
         if (el.local === local && el.ns === ns) list.push(el);
       }
-      this.byName.set(key, list);
+      byNs.set(ns, list);
     }
     return list;
   }
@@ -118,6 +120,27 @@ export class Ctx {
       throw e;
     }
   }
+}
+
+interface KeyNode {
+  next: Map<string, KeyNode>;
+  key: string | undefined;
+}
+const KEYS: KeyNode = { next: new Map(), key: undefined };
+
+/**
+ * The memo key made of `parts` (interned strings such as a category code), the same string object
+ * every time: a key built per call (a template string) was hashed and compared character by
+ * character on each lookup.
+ */
+export function memoKey(...parts: string[]): string {
+  let node = KEYS;
+  for (const part of parts) {
+    let next = node.next.get(part);
+    if (next === undefined) node.next.set(part, (next = { next: new Map(), key: undefined }));
+    node = next;
+  }
+  return (node.key ??= parts.join(':'));
 }
 
 class MemoError {

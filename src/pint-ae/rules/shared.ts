@@ -2,7 +2,7 @@
  * Sub-expressions several official rules share, evaluated with the official engine's order and
  * errors, and memoised per document so that no rule rescans all lines for each line or subtotal.
  */
-import { type Ctx } from './engine';
+import { memoKey, type Ctx } from './engine';
 import { CAC, CBC, p } from './dsl';
 import { type El } from './xml';
 import { Dec, XPathError, ZERO, decOpt, decimalOf, normalizeSpace, opt, optValue, someBool, type Dec as DecT } from './xpath';
@@ -117,14 +117,14 @@ function rateKey(rate: DecT): string {
  */
 export function categoryBase(ctx: Ctx, lineName: LineName, code: string): DecT {
   const root = ctx.root;
-  const linesSum = ctx.memo(`sumLines:${lineName}:${code}`, () =>
+  const linesSum = ctx.memo(memoKey('sumLines', lineName, code), () =>
     sumOf(
       root.children(CAC, lineName).filter((l) => lineHasCategory(l, code)),
       'LineExtensionAmount',
     ),
   );
-  const charges = ctx.memo(`sumCharges:true:${code}`, () => sumOf(rootCharges(ctx, true).filter((ac) => chargeHasCategory(ac, code)), 'Amount'));
-  const allowances = ctx.memo(`sumCharges:false:${code}`, () =>
+  const charges = ctx.memo(memoKey('sumCharges', 'true', code), () => sumOf(rootCharges(ctx, true).filter((ac) => chargeHasCategory(ac, code)), 'Amount'));
+  const allowances = ctx.memo(memoKey('sumCharges', 'false', code), () =>
     sumOf(rootCharges(ctx, false).filter((ac) => chargeHasCategory(ac, code)), 'Amount'),
   );
   return linesSum.plus(charges).minus(allowances);
@@ -132,12 +132,12 @@ export function categoryBase(ctx: Ctx, lineName: LineName, code: string): DecT {
 
 /** Root-level `cac:AllowanceCharge[cbc:ChargeIndicator = true()/false()]` (a bad indicator is an error). */
 export function rootCharges(ctx: Ctx, charge: boolean): El[] {
-  return ctx.memo(`rootCharges:${charge}`, () => ctx.root.children(CAC, 'AllowanceCharge').filter((ac) => someBool(ac.children(CBC, 'ChargeIndicator'), charge)));
+  return ctx.memo(memoKey('rootCharges', charge ? 'true' : 'false'), () => ctx.root.children(CAC, 'AllowanceCharge').filter((ac) => someBool(ac.children(CBC, 'ChargeIndicator'), charge)));
 }
 
 /** exists(//cac:InvoiceLine[category = code][rate = $rate]) etc., memoised per (line name, code, rate). */
 export function existsLineWithRate(ctx: Ctx, lineName: LineName, code: string, rate: DecT): boolean {
-  return ctx.memo(`existsLineRate:${lineName}:${code}:${rateKey(rate)}`, () => {
+  return ctx.memo(memoKey('existsLineRate', lineName, code, rateKey(rate)), () => {
     for (const line of ctx.all(CAC, lineName)) if (lineHasCategory(line, code) && lineHasRate(line, rate)) return true;
     return false;
   });
@@ -145,7 +145,7 @@ export function existsLineWithRate(ctx: Ctx, lineName: LineName, code: string, r
 
 /** exists(//cac:AllowanceCharge[category = code][rate = $rate]). */
 export function existsChargeWithRate(ctx: Ctx, code: string, rate: DecT): boolean {
-  return ctx.memo(`existsChargeRate:${code}:${rateKey(rate)}`, () => {
+  return ctx.memo(memoKey('existsChargeRate', code, rateKey(rate)), () => {
     for (const ac of ctx.all(CAC, 'AllowanceCharge')) if (chargeHasCategory(ac, code) && chargeHasRate(ac, rate)) return true;
     return false;
   });
@@ -153,7 +153,7 @@ export function existsChargeWithRate(ctx: Ctx, code: string, rate: DecT): boolea
 
 /** Σ LineExtensionAmount of root lines with category `code` and rate `rate`. */
 export function sumLinesWithRate(ctx: Ctx, lineName: LineName, code: string, rate: DecT): DecT {
-  return ctx.memo(`sumLinesRate:${lineName}:${code}:${rateKey(rate)}`, () =>
+  return ctx.memo(memoKey('sumLinesRate', lineName, code, rateKey(rate)), () =>
     sumOf(
       ctx.root.children(CAC, lineName).filter((l) => lineHasCategory(l, code) && lineHasRate(l, rate)),
       'LineExtensionAmount',
@@ -163,7 +163,7 @@ export function sumLinesWithRate(ctx: Ctx, lineName: LineName, code: string, rat
 
 /** Σ Amount of root charges (or allowances) with category `code` and rate `rate`. */
 export function sumChargesWithRate(ctx: Ctx, charge: boolean, code: string, rate: DecT): DecT {
-  return ctx.memo(`sumChargesRate:${charge}:${code}:${rateKey(rate)}`, () =>
+  return ctx.memo(memoKey('sumChargesRate', charge ? 'true' : 'false', code, rateKey(rate)), () =>
     sumOf(
       rootCharges(ctx, charge).filter((ac) => chargeHasCategory(ac, code) && chargeHasRate(ac, rate)),
       'Amount',

@@ -221,6 +221,15 @@ export class El {
     return x.texts;
   }
 
+  /**
+   * The string value when the content holds no markup, so that its text nodes are [value] (or none
+   * when it is ''); undefined otherwise (then read `texts`). Spares the list for the common leaf.
+   */
+  plainText(): string | undefined {
+    const lt = this.src.indexOf('<', this.contentStart);
+    return lt >= 0 && lt < this.contentEnd ? undefined : this.value;
+  }
+
   /** `not(normalize-space())` of a leaf, without building its value when it has no markup inside. */
   isBlank(): boolean {
     const src = this.src;

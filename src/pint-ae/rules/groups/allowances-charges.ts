@@ -12,9 +12,21 @@ const chargeIndicators = (el: El) => el.children(CBC, 'ChargeIndicator');
 
 /** normalize-space(cbc:ChargeIndicator/text()): all text nodes of all indicators, at most one. */
 function indicatorText(el: El): string {
-  const texts = chargeIndicators(el).flatMap((ci) => ci.texts);
-  if (texts.length > 1) throw cardinalityError('cbc:ChargeIndicator/text()', texts.length);
-  return normalizeSpace(texts[0] ?? '');
+  let n = 0;
+  let first = '';
+  for (const ci of el.kids) {
+    if (!ci.is(CBC, 'ChargeIndicator')) continue;
+    const plain = ci.plainText(); // one text node or none, without building the list
+    if (plain !== undefined) {
+      if (plain !== '' && n++ === 0) first = plain;
+      continue;
+    }
+    const texts = ci.texts;
+    if (n === 0 && texts.length > 0) first = texts[0];
+    n += texts.length;
+  }
+  if (n > 1) throw cardinalityError('cbc:ChargeIndicator/text()', n);
+  return normalizeSpace(first);
 }
 
 const hasReason = (el: El) => has(el, 'cbc:AllowanceChargeReason') || has(el, 'cbc:AllowanceChargeReasonCode');

@@ -3,7 +3,7 @@
  * periods, payment, delivery, dates, times, attachments and empty elements.
  */
 import { CAC, CBC, CREDIT_NOTE, INVOICE, cac, cbc, count, has, matchesContext, ns1, p, str1, typeCodes } from '../dsl';
-import type { Ctx, Rule } from '../engine';
+import { memoKey, type Ctx, type Rule } from '../engine';
 import { categoryCode, isVat, isVatNoNormalize, union } from '../shared';
 import type { El } from '../xml';
 import {
@@ -29,6 +29,21 @@ import {
   type Dec,
 } from '../xpath';
 
+/**
+ * (cac:InvoiceLine | cac:CreditNoteLine)/cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) != 'E' and
+ * != 'O'] exists: categories in document order, stopping at the first one (no list of all lines' categories).
+ */
+function someLineCategoryNotExemptOrOutOfScope(root: El): boolean {
+  for (const line of root.kids) {
+    if (line.ns !== CAC || (line.local !== 'InvoiceLine' && line.local !== 'CreditNoteLine')) continue;
+    for (const item of line.kids) {
+      if (!item.is(CAC, 'Item')) continue;
+      for (const ctc of item.kids) if (ctc.is(CAC, 'ClassifiedTaxCategory') && categoryCode(ctc) !== 'E' && categoryCode(ctc) !== 'O') return true;
+    }
+  }
+  return false;
+}
+
 /** `matches(cbc:ProfileExecutionID, re)` (BTAE-02 transaction type flags; several IDs = error). */
 const flags = (el: El, re: string) => matches(str1(el, 'cbc:ProfileExecutionID'), re);
 
@@ -40,11 +55,37 @@ const typeIs = (el: El, ...codes: string[]) => someEq(typeCodes(el), ...codes);
  * evaluated lazily in document order (a tax scheme with two IDs met first is a dynamic error).
  */
 function existsVatCategory(ctx: Ctx, local: 'TaxCategory' | 'ClassifiedTaxCategory', code: string): boolean {
-  return ctx.memo(`existsVatCategory:${local}:${code}`, () => {
+  const index = vatCategoryIndex(ctx, local);
+  if (index.codes.has(code)) return true; // found before the first error, if any
+  if (index.error !== undefined) throw index.error.cause;
+  return false;
+}
+
+interface VatCategoryIndex {
+  /** The codes of VAT categories met before the first dynamic error (or in all of them). */
+  codes: Set<string>;
+  /** The dynamic error of the first category whose VAT test fails, where the scan stopped. */
+  error: { cause: unknown } | undefined;
+}
+
+/**
+ * One scan of every `local` element in document order for all codes, instead of one scan per code:
+ * each lazy per-code scan finds its code (true) if it comes before the first category whose VAT
+ * test raises an error, raises that error if it does not, and is false without error otherwise.
+ */
+function vatCategoryIndex(ctx: Ctx, local: 'TaxCategory' | 'ClassifiedTaxCategory'): VatCategoryIndex {
+  return ctx.memo(memoKey('vatCategoryIndex', local), () => {
+    const codes = new Set<string>();
     for (const tc of ctx.all(CAC, local)) {
-      if (isVat(ctx, tc) && tc.children(CBC, 'ID').some((id) => normalizeSpace(id.value) === code)) return true;
+      let vat: boolean;
+      try {
+        vat = isVat(ctx, tc);
+      } catch (cause) {
+        return { codes, error: { cause } };
+      }
+      if (vat) for (const id of tc.kids) if (id.is(CBC, 'ID')) codes.add(normalizeSpace(id.value));
     }
-    return false;
+    return { codes, error: undefined };
   });
 }
 
@@ -342,11 +383,7 @@ function rootRules(): Rule[] {
         },
         {
           id: 'ibr-151-ae',
-          test: (el) =>
-            !(typeIs(el, '380') || typeIs(el, '381')) ||
-            union(el.children(CAC, 'InvoiceLine'), el.children(CAC, 'CreditNoteLine'))
-              .flatMap((l) => p(l, 'cac:Item/cac:ClassifiedTaxCategory'))
-              .some((ctc) => categoryCode(ctc) !== 'E' && categoryCode(ctc) !== 'O'),
+          test: (el) => !(typeIs(el, '380') || typeIs(el, '381')) || someLineCategoryNotExemptOrOutOfScope(el),
         },
         {
           id: 'ibr-152-ae',

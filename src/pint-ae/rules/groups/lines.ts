@@ -2,15 +2,15 @@
  * Invoice / credit note lines: line fields, periods, items, prices, BTAE-08/BTAE-10 (both files).
  * The per-line tax category rules are in tax-category-rules.ts.
  */
-import { CAC, CBC, attrAt, cac, cbc, count, has, matchesContext, ns1, p, typeCodes } from '../dsl';
+import { CAC, CBC, attrAt, cac, cbc, count, has, matchesContext, ns1, one, p, typeCodes } from '../dsl';
 import type { Rule } from '../engine';
-import { categoryCode, union } from '../shared';
+import { categoryCode } from '../shared';
 import type { El } from '../xml';
 import {
+  cardinalityError,
   compareNumbers,
   dateOpt,
   decOpt,
-  opt,
   someEq,
   someNum,
   toDate,
@@ -19,9 +19,12 @@ import {
   type NumOp,
 } from '../xpath';
 
-/** `cac:InvoiceLine/X | cac:CreditNoteLine/X` */
-const underLine = (el: El, rest: string) =>
-  matchesContext(el, `cac:InvoiceLine/${rest}`) || matchesContext(el, `cac:CreditNoteLine/${rest}`);
+/** The match `cac:InvoiceLine/X | cac:CreditNoteLine/X` (both paths built once, not per element). */
+const underLine = (rest: string) => {
+  const invoice = `cac:InvoiceLine/${rest}`;
+  const credit = `cac:CreditNoteLine/${rest}`;
+  return (el: El) => matchesContext(el, invoice) || matchesContext(el, credit);
+};
 
 /**
  * ibr-085 / ibr-086: the line period's date `local` compared with the document period's: the document
@@ -48,42 +51,63 @@ function periodOrdered(el: El): boolean {
   return !hasStart || !hasEnd;
 }
 
-/** fn:sum over untyped amounts (each cast to xs:double), folded left to right as the engine does. */
-function sumDoubles(nodes: readonly El[]): number {
-  if (nodes.length === 0) return 0;
-  let s = toDouble(nodes[0].value);
-  for (let i = 1; i < nodes.length; i++) s = s + toDouble(nodes[i].value);
-  return s;
+/**
+ * fn:sum of the untyped cbc:Amount of the line's cac:AllowanceCharge[cbc:ChargeIndicator = indicator]
+ * (string comparison), each cast to xs:double in document order and folded left to right.
+ */
+function lineChargeSum(line: El, indicator: 'true' | 'false'): number {
+  let sum = 0;
+  let first = true;
+  for (const ac of line.kids) {
+    if (!ac.is(CAC, 'AllowanceCharge') || !hasChildValue(ac, 'ChargeIndicator', indicator)) continue;
+    for (const amount of ac.kids) {
+      if (!amount.is(CBC, 'Amount')) continue;
+      const d = toDouble(amount.value);
+      sum = first ? d : sum + d;
+      first = false;
+    }
+  }
+  return sum;
+}
+
+/** `cbc:<local> = value` on untyped children (string comparison, any of them). */
+function hasChildValue(el: El, local: string, value: string): boolean {
+  for (const k of el.kids) if (k.is(CBC, local) && k.value === value) return true;
+  return false;
+}
+
+/** xs:double of the optional single node at `el/path` (cardinality error when several). */
+function oneDouble(el: El, path: string): number | undefined {
+  const n = one(el, path);
+  return n === undefined ? undefined : toDouble(n.value);
+}
+
+/** The line's cbc:InvoicedQuantity | cbc:CreditedQuantity as xs:double (at most one of them). */
+function quantityDouble(line: El): number | undefined {
+  let found: El | undefined;
+  let n = 0;
+  for (const k of line.kids) {
+    if (k.ns !== CBC || (k.local !== 'InvoicedQuantity' && k.local !== 'CreditedQuantity')) continue;
+    if (n++ === 0) found = k;
+  }
+  if (n > 1) throw cardinalityError('quantity', n);
+  return found === undefined ? undefined : toDouble(found.value);
 }
 
 /**
  * ibr-147-ae: round(LineExtensionAmount * 100) div 100 =
  *   round((Quantity * (PriceAmount div BaseQuantity) + Σ line charges - Σ line allowances) * 100) div 100
- * All operands are untyped, so the arithmetic is xs:double (as in the official engine).
+ * All operands are untyped, so the arithmetic is xs:double (as in the official engine). Read in the
+ * official order (a cast or cardinality error in an earlier operand wins), without node lists.
  */
 function lineNetAmountConsistent(line: El): boolean {
-  const one = (nodes: El[], what: string): number | undefined => {
-    const n = opt(nodes, what);
-    return n === undefined ? undefined : toDouble(n.value);
-  };
-  const lea = one(line.children(CBC, 'LineExtensionAmount'), 'cbc:LineExtensionAmount');
+  const lea = oneDouble(line, 'cbc:LineExtensionAmount');
   const left = lea === undefined ? undefined : Math.round(lea * 100) / 100;
-
-  const qty = one(union(line.children(CBC, 'InvoicedQuantity'), line.children(CBC, 'CreditedQuantity')), 'quantity');
-  const price = one(p(line, 'cac:Price/cbc:PriceAmount'), 'cac:Price/cbc:PriceAmount');
-  const base = one(p(line, 'cac:Price/cbc:BaseQuantity'), 'cac:Price/cbc:BaseQuantity');
-  const charges = sumDoubles(
-    line
-      .children(CAC, 'AllowanceCharge')
-      .filter((ac) => someEq(ac.children(CBC, 'ChargeIndicator'), 'true'))
-      .flatMap((ac) => ac.children(CBC, 'Amount')),
-  );
-  const allowances = sumDoubles(
-    line
-      .children(CAC, 'AllowanceCharge')
-      .filter((ac) => someEq(ac.children(CBC, 'ChargeIndicator'), 'false'))
-      .flatMap((ac) => ac.children(CBC, 'Amount')),
-  );
+  const qty = quantityDouble(line);
+  const price = oneDouble(line, 'cac:Price/cbc:PriceAmount');
+  const base = oneDouble(line, 'cac:Price/cbc:BaseQuantity');
+  const charges = lineChargeSum(line, 'true');
+  const allowances = lineChargeSum(line, 'false');
   if (left === undefined || qty === undefined || price === undefined || base === undefined) return false;
   const right = Math.round((qty * (price / base) + charges - allowances) * 100) / 100;
   return left === right; // NaN never equals
@@ -139,7 +163,7 @@ export const lineRules: Rule[] = [
     seq: 23,
     context: 'cac:InvoiceLine/cac:InvoicePeriod | cac:CreditNoteLine/cac:InvoicePeriod',
     names: [cac('InvoicePeriod')],
-    match: (el) => underLine(el, 'cac:InvoicePeriod'),
+    match: underLine('cac:InvoicePeriod'),
     asserts: [
       { id: 'ibr-085', test: (el) => linePeriodWithinDocument(el, 'StartDate', '>=') },
       { id: 'ibr-086', test: (el) => linePeriodWithinDocument(el, 'EndDate', '<=') },
@@ -176,7 +200,7 @@ export const lineRules: Rule[] = [
     context:
       'cac:InvoiceLine/cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode | cac:CreditNoteLine/cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode',
     names: [cbc('ItemClassificationCode')],
-    match: (el) => underLine(el, 'cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode'),
+    match: underLine('cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode'),
     asserts: [{ id: 'ibr-065', test: (el) => el.attr('listID') !== undefined }],
   },
   {
@@ -184,7 +208,7 @@ export const lineRules: Rule[] = [
     seq: 27,
     context: 'cac:InvoiceLine/cac:Item/cac:StandardItemIdentification/cbc:ID | cac:CreditNoteLine/cac:Item/cac:StandardItemIdentification/cbc:ID',
     names: [cbc('ID')],
-    match: (el) => underLine(el, 'cac:Item/cac:StandardItemIdentification/cbc:ID'),
+    match: underLine('cac:Item/cac:StandardItemIdentification/cbc:ID'),
     asserts: [{ id: 'ibr-064', test: (el) => el.attr('schemeID') !== undefined }],
   },
   {
@@ -221,7 +245,7 @@ export const lineRules: Rule[] = [
     context:
       'cac:InvoiceLine/cac:DespatchLineReference/cac:DocumentReference/cbc:ID | cac:CreditNoteLine/cac:DespatchLineReference/cac:DocumentReference/cbc:ID',
     names: [cbc('ID')],
-    match: (el) => underLine(el, 'cac:DespatchLineReference/cac:DocumentReference/cbc:ID'),
+    match: underLine('cac:DespatchLineReference/cac:DocumentReference/cbc:ID'),
     asserts: [{ id: 'ibr-092', test: (_el, ctx) => ctx.all(CAC, 'DespatchDocumentReference').length === 0 }],
   },
   {
@@ -229,7 +253,7 @@ export const lineRules: Rule[] = [
     seq: 50,
     context: 'cac:InvoiceLine/cac:DespatchLineReference | cac:CreditNoteLine/cac:DespatchLineReference',
     names: [cac('DespatchLineReference')],
-    match: (el) => underLine(el, 'cac:DespatchLineReference'),
+    match: underLine('cac:DespatchLineReference'),
     asserts: [{ id: 'ibr-sr-62', test: (el) => count(el, 'cac:DocumentReference') <= 1 }],
   },
 
