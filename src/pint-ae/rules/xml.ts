@@ -571,7 +571,9 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
     if (!el) fail('unexpected end tag', lt);
     const raw = el!.rawName;
     let i = lt + 2 + raw.length;
-    if (!sameChars(src, lt + 2, raw) || (i < len && !isNameEnd(src.charCodeAt(i)))) {
+    // indexOf from the tag's own position: no string sliced per end tag (faster than sameChars
+    // here); a mismatch scans on once, and the document is then refused
+    if (src.indexOf(raw, lt + 2) !== lt + 2 || (i < len && !isNameEnd(src.charCodeAt(i)))) {
       let j = lt + 2;
       while (j < len && !isNameEnd(src.charCodeAt(j))) j++;
       fail(`end tag </${src.slice(lt + 2, j)}> does not match <${raw}>`, lt);
