@@ -5,7 +5,7 @@
 import { memoKey, type Ctx } from './engine';
 import { CAC, CBC, p } from './dsl';
 import { type El } from './xml';
-import { Dec, XPathError, ZERO, decOpt, decimalOf, normalizeSpace, opt, optValue, someBool, type Dec as DecT } from './xpath';
+import { Dec, XPathError, ZERO, cmpDec, decOpt, decimalOf, normalizeSpace, opt, optValue, someBool, type Dec as DecT } from './xpath';
 
 /**
  * `cac:TaxScheme/normalize-space(upper-case(cbc:ID)) = 'VAT'` on a (Classified)TaxCategory:
@@ -72,7 +72,7 @@ export function chargeHasCategory(ac: El, code: string): boolean {
 /** xs:decimal(cbc:Percent) = $rate on one tax category (error on several Percents or a bad one). */
 function percentIs(tc: El, rate: DecT): boolean {
   const n = onlyChild(tc, CBC, 'Percent', 'cbc:Percent');
-  return n !== undefined && decimalOf(n).eq(rate);
+  return n !== undefined && cmpDec(decimalOf(n), rate) === 0;
 }
 
 /** `cac:Item/cac:ClassifiedTaxCategory/xs:decimal(cbc:Percent) = $rate` on a line. */

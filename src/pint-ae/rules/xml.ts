@@ -606,12 +606,22 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
     // the same: its name and attributes come from the cache, with no scan of its characters
     const gt = src.indexOf('>', lt + 1);
     if (gt > 0) {
-      // first guess: the tag that followed the previous start tag last time (lines repeat)
-      const guess = lastTag === undefined ? undefined : lastTag.next;
-      let known = guess !== undefined && guess.text.length === gt - lt - 1 && sameChars(src, lt + 1, guess.text) ? guess : undefined;
+      // first guesses: the two tags that last followed the previous start tag (lines repeat, and a
+      // tag such as <cbc:ID> is followed by one of a few); a different length rules a guess out
+      const length = gt - lt - 1;
+      let known: StartTag | undefined;
+      if (lastTag !== undefined) {
+        const next = lastTag.next;
+        const other = lastTag.other;
+        if (next !== undefined && next.text.length === length && sameChars(src, lt + 1, next.text)) known = next;
+        else if (other !== undefined && other.text.length === length && sameChars(src, lt + 1, other.text)) known = other;
+      }
       if (known === undefined) known = START_TAGS.get(src.slice(lt + 1, gt));
       if (known !== undefined) {
-        if (lastTag !== undefined && known !== guess) lastTag.next = known;
+        if (lastTag !== undefined && known !== lastTag.next) {
+          lastTag.other = lastTag.next;
+          lastTag.next = known;
+        }
         lastTag = known;
         addElement(lt, gt + 1, known.name, 0, known.selfClose, known.attrs);
         return gt + 1;
@@ -756,8 +766,9 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
 
 interface StartTag {
   text: string;
-  /** The start tag that followed this one last time. */
+  /** The start tags that followed this one last time and the time before (when different). */
   next: StartTag | undefined;
+  other: StartTag | undefined;
   name: Name;
   /** Unprefixed attributes only (never mutated, shared by every element with this tag). */
   attrs: Attr[];
@@ -779,7 +790,7 @@ function rememberStartTag(text: string, name: Name, attrs: Attr[], selfClose: bo
   if (START_TAGS.size >= 20_000) START_TAGS.clear();
   // strings sliced from the document would keep the whole document alive: the cache keeps copies
   const kept = attrs.length === 0 ? attrs : attrs.map((a) => ({ ...a, value: copied(a.value) }));
-  const tag: StartTag = { text: copied(text), next: undefined, name, attrs: kept, selfClose };
+  const tag: StartTag = { text: copied(text), next: undefined, other: undefined, name, attrs: kept, selfClose };
   START_TAGS.set(tag.text, tag);
   return tag;
 }

@@ -127,6 +127,28 @@ export function textOpt(el: El, what = 'text()'): string {
   return el.texts.length ? el.texts[0] : '';
 }
 
+/**
+ * The one text node of `el/ns:local/text()` ('' when none; cardinality error when several), in
+ * document order, without building the lists of text nodes for children without markup inside.
+ */
+export function childText(el: El, ns: string, local: string, what: string): string {
+  let n = 0;
+  let first = '';
+  for (const k of el.kids) {
+    if (k.local !== local || k.ns !== ns) continue;
+    const plain = k.plainText(); // one text node, or none when '', when there is no markup inside
+    if (plain !== undefined) {
+      if (plain !== '' && n++ === 0) first = plain;
+      continue;
+    }
+    const texts = k.texts;
+    if (n === 0 && texts.length > 0) first = texts[0];
+    n += texts.length;
+  }
+  if (n > 1) throw cardinalityError(what, n);
+  return first;
+}
+
 // ---------------------------------------------------------------------------------------------
 // general comparisons with string operands (untypedAtomic vs xs:string compares as strings)
 
@@ -468,6 +490,30 @@ export function roundDec(d: Dec): Dec {
 /** `round(x * 10 * 10) div 100` (also `round(x * 100) div 100`) on xs:decimal (the division is exact). */
 export function round2(d: Dec): Dec {
   return roundDec(d.times(HUNDRED)).times(HUNDREDTH);
+}
+
+/**
+ * x.comparedTo(y) (-1, 0, 1) for finite decimals, by decimal.js's own algorithm on its fields
+ * (sign s, exponent e, base-1e7 digits d) but without the copy of y it makes on every comparison:
+ * rates and prices are compared several times per line.
+ */
+export function cmpDec(x: Dec, y: Dec): number {
+  const xd = x.d;
+  const yd = y.d;
+  if (!xd || !yd) return x.cmp(y); // NaN or infinite: decimal.js decides
+  const xs = x.s;
+  const ys = y.s;
+  if (!xd[0] || !yd[0]) return xd[0] ? xs : yd[0] ? -ys : 0; // a zero
+  if (xs !== ys) return xs;
+  if (x.e !== y.e) return (x.e > y.e) !== xs < 0 ? 1 : -1;
+  const n = Math.min(xd.length, yd.length);
+  for (let i = 0; i < n; i++) if (xd[i] !== yd[i]) return (xd[i] > yd[i]) !== xs < 0 ? 1 : -1;
+  return xd.length === yd.length ? 0 : (xd.length > yd.length) !== xs < 0 ? 1 : -1;
+}
+
+/** x > 0 for a decimal, without a comparison. */
+export function isPositiveDec(x: Dec): boolean {
+  return !x.isZero() && x.isPositive();
 }
 
 /** xs:decimal division as the engine does it: 20 decimals, half-up; division by zero is an error. */

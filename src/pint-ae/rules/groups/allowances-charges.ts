@@ -6,28 +6,12 @@ import { CAC, CBC, CREDIT_NOTE, INVOICE, cac, count, has, inLine, matchesContext
 import type { Ctx, Rule } from '../engine';
 import { isVat } from '../shared';
 import type { El } from '../xml';
-import { cardinalityError, castableDecimalNodes, decOpt, normalizeSpace, numberOpt, someBoolInPattern, someEq } from '../xpath';
+import { castableDecimalNodes, childText, cmpDec, decOpt, normalizeSpace, numberOpt, someBoolInPattern, someEq } from '../xpath';
 
 const chargeIndicators = (el: El) => el.children(CBC, 'ChargeIndicator');
 
 /** normalize-space(cbc:ChargeIndicator/text()): all text nodes of all indicators, at most one. */
-function indicatorText(el: El): string {
-  let n = 0;
-  let first = '';
-  for (const ci of el.kids) {
-    if (!ci.is(CBC, 'ChargeIndicator')) continue;
-    const plain = ci.plainText(); // one text node or none, without building the list
-    if (plain !== undefined) {
-      if (plain !== '' && n++ === 0) first = plain;
-      continue;
-    }
-    const texts = ci.texts;
-    if (n === 0 && texts.length > 0) first = texts[0];
-    n += texts.length;
-  }
-  if (n > 1) throw cardinalityError('cbc:ChargeIndicator/text()', n);
-  return normalizeSpace(first);
-}
+const indicatorText = (el: El): string => normalizeSpace(childText(el, CBC, 'ChargeIndicator', 'cbc:ChargeIndicator/text()'));
 
 const hasReason = (el: El) => has(el, 'cbc:AllowanceChargeReason') || has(el, 'cbc:AllowanceChargeReasonCode');
 
@@ -127,7 +111,7 @@ export const allowanceChargeRules: Rule[] = [
           const base = el.children(CBC, 'BaseAmount');
           const amount = el.children(CBC, 'Amount');
           if (!(castableDecimalNodes(price) && castableDecimalNodes(base) && castableDecimalNodes(amount))) return false;
-          return decOpt(price, 'cbc:PriceAmount')!.eq(decOpt(base, 'cbc:BaseAmount')!.minus(decOpt(amount, 'cbc:Amount')!));
+          return cmpDec(decOpt(price, 'cbc:PriceAmount')!, decOpt(base, 'cbc:BaseAmount')!.minus(decOpt(amount, 'cbc:Amount')!)) === 0;
         },
       },
     ],

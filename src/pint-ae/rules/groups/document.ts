@@ -8,6 +8,7 @@ import { categoryCode, isVat, isVatNoNormalize, union } from '../shared';
 import type { El } from '../xml';
 import {
   cardinalityError,
+  childText,
   castableDate,
   castableDecimal,
   castableTime,
@@ -264,9 +265,7 @@ function rootRules(): Rule[] {
         {
           id: 'aligned-ibrp-001-ae',
           test: (el) => {
-            const texts = el.children(CBC, 'CustomizationID').flatMap((c) => c.texts);
-            if (texts.length > 1) throw cardinalityError('cbc:CustomizationID/text()', texts.length);
-            const v = normalizeSpace(texts[0] ?? '');
+            const v = normalizeSpace(childText(el, CBC, 'CustomizationID', 'cbc:CustomizationID/text()'));
             return v.startsWith('urn:peppol:pint:billing-1@ae-1') || v.startsWith('urn:peppol:pint:selfbilling-1@ae-1');
           },
         },

@@ -15,7 +15,7 @@ import {
   someNum,
   toDate,
   toDouble,
-  ZERO,
+  isPositiveDec,
   type NumOp,
 } from '../xpath';
 
@@ -143,7 +143,7 @@ export const lineRules: Rule[] = [
         test: (el) => {
           if (!has(el, 'cac:Price/cbc:BaseQuantity')) return true;
           const q = decOpt(p(el, 'cac:Price/cbc:BaseQuantity'), 'cac:Price/cbc:BaseQuantity');
-          return q !== undefined && q.gt(ZERO);
+          return q !== undefined && isPositiveDec(q);
         },
       },
       {

@@ -37,7 +37,7 @@ import {
   someNum,
   toDecimal,
   HUNDRED,
-  ZERO,
+  isPositiveDec,
 } from '../xpath';
 
 type Code = 'S' | 'Z' | 'E' | 'O' | 'AE' | 'N';
@@ -90,7 +90,7 @@ const noPercent = (el: El) => !has(el, 'cbc:Percent');
 const percentIs = (el: El, positive: boolean) => {
   if (!castableDecimalNodes(percents(el))) return false;
   const v = decOpt(percents(el), 'cbc:Percent')!;
-  return positive ? v.gt(ZERO) : v.isZero();
+  return positive ? isPositiveDec(v) : v.isZero();
 };
 /** `xs:decimal(../cbc:TaxAmount) = 0` */
 const breakdownTaxIsZero = (el: El) => {
