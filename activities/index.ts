@@ -3,7 +3,7 @@
 // result and workflows import only the type.
 import { ApplicationFailure } from '@temporalio/activity';
 import { advanceInvoiceStatus, StatusChangeError } from '../src/services/invoice-status-writer';
-import { aspSteps, beginInvoiceRun, reserveDeliveryCredit, transformInvoice, validateInvoiceDocument, type PipelineDeps } from './invoice-pipeline';
+import { aspSteps, beginInvoiceRun, prepareInvoiceDocument, reserveDeliveryCredit, transformInvoice, validateInvoiceDocument, type PipelineDeps } from './invoice-pipeline';
 import { observed } from './observability';
 import { purgeExpired } from './purge-activities';
 import { createWebhookDelivery, recordWebhookAttempt, sendWebhookAttempt } from './webhook-activities';
@@ -16,6 +16,7 @@ export function createActivities(deps: ActivityDeps) {
     beginInvoiceRun,
     transformInvoice,
     validateInvoiceDocument,
+    prepareInvoiceDocument,
     reserveDeliveryCredit,
     ...aspSteps(deps),
     createWebhookDelivery,

@@ -14,7 +14,7 @@ import { forgetRendered, recallRendered, rememberRendered } from './rendered-doc
 import { openHandOver, recordAnswer, recordHandOver } from '../src/services/asp-evidence';
 import { runOfficialSchematron } from '../src/schematron/official-schematron';
 import { spendForDelivery } from '../src/services/credits';
-import { advanceInvoiceStatus, moveInvoiceStatus, tryMove } from '../src/services/invoice-status-writer';
+import { advanceInvoiceStatus, moveInvoiceStatus, tryMove, tryMoveThrough } from '../src/services/invoice-status-writer';
 import type { AspVerdict } from '../src/temporal/contract';
 
 // The steps of invoiceWorkflow that touch the world. Each is safe to retry: it re-reads the persisted status and
@@ -41,18 +41,21 @@ export async function beginInvoiceRun({ invoiceId }: { invoiceId: string }): Pro
   return { status: inv.status as InvoiceStatus, run: inv.run ?? 1, aspSubmissionId: inv.aspSubmissionId ?? null };
 }
 
+/** The PINT-AE XML of a body. The same body renders the same way every time: a failure is not retried. */
+function render(body: InvoiceCreateBody, documentUuid: string): string {
+  try {
+    return renderInvoice(body, { documentUuid });
+  } catch (err) {
+    throw ApplicationFailure.nonRetryable(`PINT-AE transformation failed: ${(err as Error).message}`, 'transform_failed');
+  }
+}
+
 /** queued -> transformed: renders the PINT-AE XML and stores it with its document UUID. */
 export async function transformInvoice({ invoiceId, documentUuid }: { invoiceId: string; documentUuid: string }): Promise<InvoiceStatus> {
   const inv = await Invoice.findById(invoiceId, { status: 1, body: 1, run: 1 }).lean();
   if (!inv) throw notFound(invoiceId);
   if (inv.status !== 'queued') return inv.status as InvoiceStatus;
-  let xml: string;
-  try {
-    xml = renderInvoice(inv.body as InvoiceCreateBody, { documentUuid });
-  } catch (err) {
-    // The same body renders the same way every time: retrying cannot help.
-    throw ApplicationFailure.nonRetryable(`PINT-AE transformation failed: ${(err as Error).message}`, 'transform_failed');
-  }
+  const xml = render(inv.body as InvoiceCreateBody, documentUuid);
   await InvoiceDocument.updateOne({ _id: invoiceId }, { $set: { xml, documentUuid, run: inv.run ?? 1 } }, { upsert: true });
   rememberRendered(invoiceId, documentUuid, xml);
   return (await moveInvoiceStatus(invoiceId, { status: 'queued', run: inv.run }, 'transformed', null, { documentUuid })).status;
@@ -66,8 +69,7 @@ export interface RuleFinding {
 
 /**
  * transformed -> validated, or a non-retryable `validation_failed` naming the fatal rule ids (the workflow then
- * rejects the invoice). The official Schematron, when configured, runs in a thread with a budget; past it, or
- * when it cannot run, the native verdict stands and a note is kept in the status history.
+ * rejects the invoice).
  */
 export async function validateInvoiceDocument({ invoiceId, run, documentUuid }: { invoiceId: string; run?: number; documentUuid?: string }): Promise<{ status: InvoiceStatus; note: string | null }> {
   // Runs with local steps name their run: the conditional update at the end is then the status check.
@@ -79,36 +81,74 @@ export async function validateInvoiceDocument({ invoiceId, run, documentUuid }: 
     run = inv.run ?? 1;
   }
   const xml = recallRendered(invoiceId, documentUuid) ?? (await InvoiceDocument.findById(invoiceId, { xml: 1 }).lean())?.xml ?? '';
-  const fatal: RuleFinding[] = validatePintAeNative(xml).fatal.map(({ id, location, text }: RuleFinding) => ({ id, location, text }));
-  let note: string | null = null;
-  const { pintAeSchematronDir: dir, schematronBudgetMs: budgetMs } = config();
-  if (dir) {
-    const official = await runOfficialSchematron(xml, { dir, budgetMs });
-    if (official.kind === 'checked') {
-      const known = new Set(fatal.map((f) => f.id));
-      fatal.push(...official.fatal.filter((f) => !known.has(f.id)).map(({ id, location, text }) => ({ id, location, text })));
-    } else if (official.kind === 'over_budget') {
-      note = `warning: official PINT-AE Schematron not applied (over its ${budgetMs} ms budget); native rules passed`;
-    } else {
-      note = `warning: official PINT-AE Schematron could not run (${official.message}); native rules passed`;
-    }
-  }
-  if (fatal.length) {
-    const ids = [...new Set(fatal.map((f) => f.id))];
-    throw ApplicationFailure.create({
-      nonRetryable: true,
-      type: 'validation_failed',
-      message: `PINT-AE validation failed: ${ids.join(', ')}`,
-      details: [fatal.slice(0, 100)],
-    });
-  }
+  const { fatal, note } = await checkDocument(xml);
+  if (fatal.length) throw validationFailure(fatal);
   if (await tryMove(invoiceId, { status: 'transformed', run }, 'validated', note, {}, named ? { run } : {})) return { status: 'validated', note };
   // Not transformed (of this run) any more: a repeated step, or a DELETE. Continue from where the invoice is.
   const now = await Invoice.findById(invoiceId, { status: 1 }).lean();
   if (!now) throw notFound(invoiceId);
-  if (now.status === 'transformed') throw ApplicationFailure.retryable(`invoice ${invoiceId} changed concurrently`, 'concurrent_transition');
+  if (now.status === 'transformed') throw concurrentChange(invoiceId);
   return { status: now.status as InvoiceStatus, note: null };
 }
+
+/**
+ * The PINT-AE rules' fatal findings. The official Schematron, when configured, runs in a thread with a budget;
+ * past it, or when it cannot run, the native verdict stands and `note` says so (kept in the status history).
+ */
+async function checkDocument(xml: string): Promise<{ fatal: RuleFinding[]; note: string | null }> {
+  const fatal: RuleFinding[] = validatePintAeNative(xml).fatal.map(({ id, location, text }: RuleFinding) => ({ id, location, text }));
+  const { pintAeSchematronDir: dir, schematronBudgetMs: budgetMs } = config();
+  if (!dir) return { fatal, note: null };
+  const official = await runOfficialSchematron(xml, { dir, budgetMs });
+  if (official.kind === 'checked') {
+    const known = new Set(fatal.map((f) => f.id));
+    fatal.push(...official.fatal.filter((f) => !known.has(f.id)).map(({ id, location, text }) => ({ id, location, text })));
+    return { fatal, note: null };
+  }
+  if (official.kind === 'over_budget') return { fatal, note: `warning: official PINT-AE Schematron not applied (over its ${budgetMs} ms budget); native rules passed` };
+  return { fatal, note: `warning: official PINT-AE Schematron could not run (${official.message}); native rules passed` };
+}
+
+/** The non-retryable failure that rejects the invoice, naming the fatal rule ids (the first 100 findings in its details). */
+function validationFailure(fatal: RuleFinding[]): ApplicationFailure {
+  const ids = [...new Set(fatal.map((f) => f.id))];
+  return ApplicationFailure.create({
+    nonRetryable: true,
+    type: 'validation_failed',
+    message: `PINT-AE validation failed: ${ids.join(', ')}`,
+    details: [fatal.slice(0, 100)],
+  });
+}
+
+/**
+ * queued -> transformed -> validated as one step (runs with steps 'combined'): render, store the XML, check it,
+ * and write both transitions with one update. Half the status writes and one workflow activation fewer than the
+ * two steps; the history keeps both entries. A document the rules refuse leaves the invoice transformed (its XML
+ * stored, as the two steps left it) and fails with validation_failed; a body that cannot render, transform_failed.
+ */
+export async function prepareInvoiceDocument({ invoiceId, documentUuid }: { invoiceId: string; documentUuid: string }): Promise<{ status: InvoiceStatus; note: string | null }> {
+  const inv = await Invoice.findById(invoiceId, { status: 1, body: 1, run: 1 }).lean();
+  if (!inv) throw notFound(invoiceId);
+  if (inv.status !== 'queued') return { status: inv.status as InvoiceStatus, note: null }; // a repeated step: go on from there
+  const run = inv.run ?? 1;
+  const xml = render(inv.body as InvoiceCreateBody, documentUuid);
+  await InvoiceDocument.updateOne({ _id: invoiceId }, { $set: { xml, documentUuid, run } }, { upsert: true });
+  rememberRendered(invoiceId, documentUuid, xml);
+  const { fatal, note } = await checkDocument(xml);
+  const queued = { status: 'queued' as const, run: inv.run };
+  if (fatal.length) {
+    if (!(await tryMove(invoiceId, queued, 'transformed', null, { documentUuid }))) throw concurrentChange(invoiceId);
+    throw validationFailure(fatal);
+  }
+  const moved = await tryMoveThrough(invoiceId, queued, [{ to: 'transformed', reason: null }, { to: 'validated', reason: note }], { documentUuid });
+  if (moved) return { status: moved.status, note };
+  const now = await Invoice.findById(invoiceId, { status: 1 }).lean();
+  if (!now) throw notFound(invoiceId);
+  if (now.status === 'queued') throw concurrentChange(invoiceId);
+  return { status: now.status as InvoiceStatus, note: null };
+}
+
+const concurrentChange = (invoiceId: string) => ApplicationFailure.retryable(`invoice ${invoiceId} changed concurrently`, 'concurrent_transition');
 
 /**
  * Live deliveries spend one credit per run; test mode is free. services/credits.ts holds the rules and why a

@@ -81,18 +81,44 @@ export async function tryMove(
   set: Record<string, unknown> = {},
   alsoRequire: Record<string, unknown> = {},
 ): Promise<StatusChangeResult | null> {
-  const from = current.status;
-  if (!canTransition(from, to)) throw new StatusChangeError('illegal_transition', `illegal transition ${from} -> ${to} for invoice ${invoiceId}`);
-  const run = (current.run ?? 1) + (startsNewRun(from, to) ? 1 : 0);
+  return tryMoveThrough(invoiceId, current, [{ to, reason }], set, alsoRequire);
+}
+
+/**
+ * Several transitions in one conditional update (queued -> transformed -> validated when one step did both):
+ * each hop checked against the table and kept in the history with its own entry, as if written one by one.
+ */
+export async function tryMoveThrough(
+  invoiceId: string,
+  current: Current,
+  hops: { to: InvoiceStatus; reason: string | null }[],
+  set: Record<string, unknown> = {},
+  alsoRequire: Record<string, unknown> = {},
+): Promise<StatusChangeResult | null> {
+  let from = current.status;
+  let run = current.run ?? 1;
+  const at = new Date();
+  const entries = hops.map(({ to, reason }) => {
+    if (!canTransition(from, to)) throw new StatusChangeError('illegal_transition', `illegal transition ${from} -> ${to} for invoice ${invoiceId}`);
+    run += startsNewRun(from, to) ? 1 : 0;
+    from = to;
+    return { status: to, at, reason, run };
+  });
+  const last = entries[entries.length - 1];
+  const history = entries.length === 1 ? entries[0] : { $each: entries };
   const updated = await Invoice.updateOne(
-    { _id: invoiceId, status: from, ...alsoRequire },
-    { $set: { ...set, status: to, reason, run }, $push: { history: { status: to, at: new Date(), reason, run } } },
+    { _id: invoiceId, status: current.status, ...alsoRequire },
+    { $set: { ...set, status: last.status, reason: last.reason, run: last.run }, $push: { history } },
   );
   if (updated.matchedCount === 0) return null;
   // The one place every transition passes: its counter and its log line (the pipeline's step outcomes at info).
-  invoiceTransitions.inc({ from, to });
-  logger.info({ invoiceId, workflowId: invoiceWorkflowId(invoiceId), from, to, reason, run }, `invoice ${to}`);
-  return { status: to, run, changed: true };
+  let previous = current.status;
+  for (const e of entries) {
+    invoiceTransitions.inc({ from: previous, to: e.status });
+    logger.info({ invoiceId, workflowId: invoiceWorkflowId(invoiceId), from: previous, to: e.status, reason: e.reason, run: e.run }, `invoice ${e.status}`);
+    previous = e.status;
+  }
+  return { status: last.status, run: last.run, changed: true };
 }
 
 /**

@@ -100,7 +100,7 @@ export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reserve
     invoiceId: inv._id,
     mode,
     ackFallbackMs: cfg.aspAckFallbackMs,
-    steps: 'local',
+    steps: 'combined',
     ackPolling: 'asp',
     ...(inv.tenantId ? { surface: 'tenant' as const } : {}),
     ...(opts.reservedDelivered ? { reservedDelivered: true } : {}),

@@ -35,8 +35,12 @@ export interface InvoiceWorkflowInput {
   ackFallbackMs: number;
   /** Reserved test TRN: the API already stored the invoice as delivered; this run only announces it. */
   reservedDelivered?: boolean;
-  /** 'local': the steps are local activities and InvoiceStatus is written when the run waits or ends. */
-  steps?: 'local';
+  /**
+   * 'local': the steps are local activities and InvoiceStatus is written when the run waits or ends.
+   * 'combined' (every start since it exists): as 'local', with transform and validate as one step
+   * (prepareInvoiceDocument), and InvoiceStatus=delivered written only once the ASP's verdict is a while coming.
+   */
+  steps?: 'local' | 'combined';
   /** The API has just stored the invoice as queued (run 1): the run starts with transform. */
   fresh?: boolean;
   /** 'asp': poll the ASP on its schedule (see aspPollDelayMs); runs recorded before double from the first wait. */

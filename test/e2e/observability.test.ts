@@ -162,7 +162,7 @@ describe('observability: ids on every log line of one invoice, business metrics 
     ]) {
       expect(text).to.match(new RegExp(`^einvoice_invoice_status_transitions_total\\{from="${from}",to="${to}"\\} [1-9]`, 'm'));
     }
-    for (const activity of ['transformInvoice', 'validateInvoiceDocument', 'deliverInvoice', 'advanceInvoiceStatus', 'sendWebhookAttempt']) {
+    for (const activity of ['prepareInvoiceDocument', 'deliverInvoice', 'advanceInvoiceStatus', 'sendWebhookAttempt']) {
       expect(text).to.match(new RegExp(`^einvoice_activity_duration_seconds_count\\{activity="${activity}",result="ok"\\} [1-9]`, 'm'));
     }
     expect(text).to.match(/^http_requests_total\{method="POST",route="\/v1\/partner\/invoices",status="201"\} [1-9]/m);

@@ -28,7 +28,7 @@ async function currentDetailsWhen(handle: WorkflowHandle, match: RegExp): Promis
 }
 
 /** An invoice stored as delivered with a hand-over id, and its workflow waiting for the ASP's verdict. */
-async function deliveredAwaitingVerdict(p: TestPartner): Promise<{ invoiceId: string; submissionId: string; handle: WorkflowHandle }> {
+async function deliveredAwaitingVerdict(p: TestPartner, steps: 'local' | 'combined' = 'local'): Promise<{ invoiceId: string; submissionId: string; handle: WorkflowHandle }> {
   const invoiceId = randomUUID();
   const submissionId = `${invoiceId}-1`;
   await Invoice.create({
@@ -39,7 +39,7 @@ async function deliveredAwaitingVerdict(p: TestPartner): Promise<{ invoiceId: st
   const handle = await client.workflow.start('invoiceWorkflow', {
     taskQueue: config().temporalTaskQueue,
     workflowId: invoiceWorkflowId(invoiceId),
-    args: [{ invoiceId, mode: 'test', ackFallbackMs: 10 * 60_000, steps: 'local', ackPolling: 'asp' }],
+    args: [{ invoiceId, mode: 'test', ackFallbackMs: 10 * 60_000, steps, ackPolling: 'asp' }],
   });
   return { invoiceId, submissionId, handle };
 }
@@ -85,6 +85,20 @@ describe('the Web UI explains each invoice (real Temporal, real MongoDB)', funct
     expect(next.memo).to.deep.include({ invoiceId, partnerName: p.erpName, smeName: 'Test SME LLC', summary: d.memo?.summary });
     await waitForStatus(p, invoiceId, 'rejected');
     await handle.terminate('test done');
+  });
+
+  it('a combined run shows InvoiceStatus=delivered once the verdict is 5 s late, and the wait at once in its current details', async () => {
+    const p = await newPartner();
+    const { submissionId, handle } = await deliveredAwaitingVerdict(p, 'combined');
+    const waiting = await currentDetailsWhen(handle, /^\*\*delivered\*\*/);
+    expect(waiting).to.contain(`(ASP submission ${submissionId}); waiting for the ASP's acknowledgement (next poll in 10m`);
+    const statusOf = async () => (await handle.describe()).searchAttributes.InvoiceStatus?.[0];
+    const shownAt = Date.now();
+    while ((await statusOf()) !== 'delivered' && Date.now() - shownAt < 30_000) await new Promise((r) => setTimeout(r, 250));
+    expect(await statusOf()).to.equal('delivered');
+    await handle.signal(aspVerdictSignal, { submissionId, status: 'acknowledged', ackRef: 'ACK-2' });
+    expect(await handle.result()).to.equal('acknowledged');
+    expect(await statusOf()).to.equal('acknowledged');
   });
 
   it('the ASP verdict arrives as aspVerdict; the old name acknowledged is still accepted; waiting shows the next poll', async () => {
