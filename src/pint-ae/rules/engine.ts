@@ -103,23 +103,28 @@ export class Ctx {
     return lazy.get();
   }
 
-  /** A value memoised per element (a thrown dynamic error is remembered and rethrown too). */
+  /**
+   * A value memoised per element (a thrown dynamic error is remembered and rethrown too), in a map
+   * per key: an object per element to hold them cost two allocations per tax category and line.
+   */
   memoEl<T>(key: string, el: El, compute: () => T): T {
-    const memo = el.memo;
-    const v = memo[key];
+    let memo = this.perElement.get(key);
+    if (memo === undefined) this.perElement.set(key, (memo = new Map()));
+    const v = memo.get(el);
     if (v !== undefined) {
       if (v instanceof MemoError) throw v.error;
       return v as T;
     }
     try {
       const value = compute();
-      memo[key] = value;
+      memo.set(el, value);
       return value;
     } catch (e) {
-      memo[key] = new MemoError(e);
+      memo.set(el, new MemoError(e));
       throw e;
     }
   }
+  private readonly perElement = new Map<string, Map<El, unknown>>();
 }
 
 interface KeyNode {

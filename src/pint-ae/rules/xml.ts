@@ -72,7 +72,6 @@ export interface Name {
 /** Rarely needed per-element state, allocated on first use. */
 interface Extra {
   texts?: string[];
-  memo?: Record<string, unknown>;
   positions?: Map<El, [number, number]>;
   byName?: Map<string, El[]>;
 }
@@ -136,11 +135,6 @@ export class El {
 
   private get extra(): Extra {
     return (this.x ??= {});
-  }
-
-  /** Memoised per-element values (see Ctx.memoEl): a value, or a thrown error wrapped in MemoError. */
-  get memo(): Record<string, unknown> {
-    return (this.extra.memo ??= {});
   }
 
   is(ns: string, local: string): boolean {
