@@ -13,6 +13,8 @@ import { AspRequestError } from '../src/provider/asp-http-client';
 import { forgetRendered, recallRendered, rememberRendered } from './rendered-documents';
 import { openHandOver, recordAnswer, recordHandOver } from '../src/services/asp-evidence';
 import { runOfficialSchematron } from '../src/schematron/official-schematron';
+import type { CreatedDelivery } from '../src/webhooks/deliveries';
+import { createWebhookDelivery, type CreateWebhookDeliveryInput } from './webhook-activities';
 import { spendForDelivery } from '../src/services/credits';
 import { advanceInvoiceStatus, moveInvoiceStatus, tryMove, tryMoveThrough } from '../src/services/invoice-status-writer';
 import type { AspVerdict } from '../src/temporal/contract';
@@ -166,7 +168,32 @@ export async function reserveDeliveryCredit({ invoiceId }: { invoiceId: string }
   }
 }
 
-export type DeliveryResult = { delivered: true; submissionId: string } | { delivered: false; reason: string };
+export type DeliveryResult =
+  /** webhook: the delivered event's row when `announce` was given (null: nobody to tell, or it could not be created). */
+  | { delivered: true; submissionId: string; webhook?: CreatedDelivery | null }
+  | { delivered: false; reason: string };
+
+/** The result's webhook field, present only when the step was asked to announce (older runs' results unchanged). */
+const withWebhook = (webhook: CreatedDelivery | null | undefined) => (webhook === undefined ? {} : { webhook });
+
+/** deliverInvoice's `announce`: the delivered event's row, created by the step itself ('combined' runs). */
+export type Announce = Omit<CreateWebhookDeliveryInput, 'invoiceId' | 'status' | 'reason'>;
+
+/**
+ * The delivered event's webhook row (an activation and a marker fewer than a step of its own). A refusal (the
+ * invoice deleted meanwhile) is logged and sends nothing, as fireStatusWebhook does; a database failure fails the
+ * step, whose retry finds the invoice delivered and creates the same row (same deliveryId).
+ */
+async function announceDelivered(invoiceId: string, announce: Announce | undefined): Promise<CreatedDelivery | null | undefined> {
+  if (!announce) return undefined;
+  try {
+    return await createWebhookDelivery({ ...announce, invoiceId, status: 'delivered', reason: null });
+  } catch (err) {
+    if (!(err instanceof ApplicationFailure)) throw err;
+    logger.warn({ reason: err.message }, 'webhook not created');
+    return null;
+  }
+}
 
 /** The ASP's errors as Temporal failures: come back later (honouring Retry-After), or give up on this hand-over. */
 function asActivityFailure(err: unknown): unknown {
@@ -211,10 +238,10 @@ export function aspSteps(deps: PipelineDeps) {
   const aspOf = (mode: string): AspClient => (mode === 'sandbox' ? (deps.asp.sandbox ?? noSandbox) : deps.asp[mode === 'live' ? 'live' : 'test']);
   return {
     /** validated (or blocked_no_credit after a top-up) -> delivered: hands the document to the ASP. */
-    async deliverInvoice({ invoiceId }: { invoiceId: string }): Promise<DeliveryResult> {
+    async deliverInvoice({ invoiceId, announce }: { invoiceId: string; announce?: Announce }): Promise<DeliveryResult> {
       const inv = await Invoice.findById(invoiceId, { status: 1, mode: 1, run: 1, body: 1, aspSubmissionId: 1, documentUuid: 1 }).lean();
       if (!inv) throw notFound(invoiceId);
-      if (inv.status === 'delivered' && inv.aspSubmissionId) return { delivered: true, submissionId: inv.aspSubmissionId };
+      if (inv.status === 'delivered' && inv.aspSubmissionId) return { delivered: true, submissionId: inv.aspSubmissionId, ...withWebhook(await announceDelivered(invoiceId, announce)) };
       // The invoice names the document its transform stored: this process may still hold it.
       const rendered = recallRendered(invoiceId, inv.documentUuid);
       const doc = rendered !== null ? { xml: rendered, documentUuid: inv.documentUuid! } : await InvoiceDocument.findById(invoiceId, { xml: 1, documentUuid: 1 }).lean();
@@ -230,7 +257,7 @@ export function aspSteps(deps: PipelineDeps) {
       logger.info({ mode: inv.mode, run, submissionId: handOver.submissionId }, 'handed to the ASP');
       await moveInvoiceStatus(invoiceId, { status: inv.status as InvoiceStatus, run: inv.run }, 'delivered', null, { aspSubmissionId: handOver.submissionId });
       forgetRendered(invoiceId, inv.documentUuid);
-      return { delivered: true, submissionId: handOver.submissionId };
+      return { delivered: true, submissionId: handOver.submissionId, ...withWebhook(await announceDelivered(invoiceId, announce)) };
     },
 
     /** The timer fallback: asks the ASP about a hand-over whose acknowledgement signal has not arrived. */

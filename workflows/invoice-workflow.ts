@@ -28,7 +28,7 @@ import {
   type InvoiceWorkflowResult,
 } from '../src/temporal/contract';
 import { humanDuration, retryHint, type InvoiceSurface } from '../src/temporal/invoice-display';
-import { fireStatusWebhook, type FireStatusWebhookInput } from './webhook-delivery-workflow';
+import { fireStatusWebhook, newDeliveryOf, startStatusWebhook, type FireStatusWebhookInput } from './webhook-delivery-workflow';
 
 // One workflow per invoice (id invoice-<invoiceId>): transform -> validate -> credit -> deliver -> acknowledgement.
 // MongoDB holds the status (forward-only, with history); this code only decides the next step, and mirrors
@@ -179,7 +179,8 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
       }
       let result: DeliveryResult;
       try {
-        result = await deliverInvoice({ invoiceId });
+        // ('combined': the step also creates the delivered event's webhook row)
+        result = await deliverInvoice({ invoiceId, ...(combined ? { announce: newDeliveryOf() } : {}) });
       } catch (err) {
         // Refused for good (non-retryable) or still failing after a day of retries: the partner may retry.
         // (a local activity's failure arrives as the ApplicationFailure itself, not wrapped in an ActivityFailure)
@@ -189,7 +190,8 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
       if (!result.delivered) return reject(result.reason);
       submissionId = result.submissionId;
       show('delivered');
-      await announce('delivered', null);
+      if (!combined) await announce('delivered', null);
+      else if (result.webhook) await startStatusWebhook(result.webhook, { invoiceId, status: 'delivered' });
     };
 
     /** queued -> transformed: render the PINT-AE XML; a body that cannot render rejects the invoice. */

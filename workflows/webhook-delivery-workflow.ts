@@ -38,17 +38,10 @@ export interface FireStatusWebhookInput {
  * partner can always replay.
  */
 export async function fireStatusWebhook(input: FireStatusWebhookInput, opts: { local?: boolean } = {}): Promise<void> {
-  const deliveryId = uuid4(); // replay-safe in workflows
   let created: CreatedDelivery | null;
   try {
-    const event = { deliveryId, invoiceId: input.invoiceId, status: input.status, reason: input.reason };
-    // the run's PartnerId / TenantId search attribute (set at start) lets the activity skip reading the invoice when
-    // there is no URL
-    const attributes = workflowInfo().typedSearchAttributes;
-    const partnerId = attributes.get(PartnerIdKey);
-    const tenantId = attributes.get(TenantIdKey);
-    const owner = partnerId ? { partnerId } : tenantId ? { tenantId } : {};
-    created = opts.local ? await local.createWebhookDelivery({ ...event, ...owner }) : await createWebhookDelivery(event);
+    const event = { invoiceId: input.invoiceId, status: input.status, reason: input.reason };
+    created = opts.local ? await local.createWebhookDelivery({ ...event, ...newDeliveryOf() }) : await createWebhookDelivery({ ...event, deliveryId: uuid4() });
   } catch (err) {
     const refusal = err instanceof ActivityFailure ? err.cause : err; // a local activity's failure is not wrapped
     if (refusal instanceof ApplicationFailure && (err !== refusal || opts.local)) {
@@ -57,7 +50,22 @@ export async function fireStatusWebhook(input: FireStatusWebhookInput, opts: { l
     }
     throw err;
   }
-  if (!created) return;
+  if (created) await startStatusWebhook(created, input);
+}
+
+/**
+ * A new delivery row's id (uuid4 is replay-safe in workflows) and the run's PartnerId / TenantId search attribute
+ * (set at start): with them the activity answers "no URL" without reading the invoice.
+ */
+export function newDeliveryOf(): { deliveryId: string; partnerId?: string; tenantId?: string } {
+  const attributes = workflowInfo().typedSearchAttributes;
+  const partnerId = attributes.get(PartnerIdKey);
+  const tenantId = attributes.get(TenantIdKey);
+  return { deliveryId: uuid4(), ...(partnerId ? { partnerId } : tenantId ? { tenantId } : {}) };
+}
+
+/** Starts the delivery workflow of a created row as an abandoned child, waiting only for it to start. */
+export async function startStatusWebhook(created: CreatedDelivery, input: Pick<FireStatusWebhookInput, 'invoiceId' | 'status'>): Promise<void> {
   await startChild(webhookDeliveryWorkflow, {
     ...webhookDeliveryStart({ ...created, invoiceId: input.invoiceId, eventStatus: input.status }),
     parentClosePolicy: ParentClosePolicy.ABANDON,

@@ -222,8 +222,9 @@ describe('invoiceWorkflow (real Temporal, real MongoDB)', function () {
     const handle = client.workflow.getHandle(invoiceWorkflowId(body.invoiceId));
     expect(await handle.result()).to.equal('acknowledged');
     const history = await handle.fetchHistory();
-    // transform and validate are one step (prepareInvoiceDocument); the stored history still has both transitions
-    expect(stepNames(history)).to.deep.equal(['prepareInvoiceDocument', 'deliverInvoice', 'createWebhookDelivery', 'advanceInvoiceStatus']);
+    // transform and validate are one step (prepareInvoiceDocument), and deliver creates the webhook row (this partner
+    // has no URL: none); the stored history still has both transitions
+    expect(stepNames(history)).to.deep.equal(['prepareInvoiceDocument', 'deliverInvoice', 'advanceInvoiceStatus']);
     const stored = (await getInvoice(p, body.invoiceId)).body.history.map((h: { status: string }) => h.status);
     expect(stored).to.deep.equal(['queued', 'transformed', 'validated', 'delivered', 'acknowledged']);
     const events = history.events ?? [];
@@ -232,6 +233,6 @@ describe('invoiceWorkflow (real Temporal, real MongoDB)', function () {
     // InvoiceStatus is written when the run ends (acknowledged); delivered only when the verdict is 5 s late
     const statusWrites = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.InvoiceStatus);
     expect(statusWrites).to.have.length(1);
-    expect(events.length).to.be.below(20); // 16 today; 18 with transform and validate apart; 58 before the steps became local activities
+    expect(events.length).to.be.below(18); // 15 today; 18 with transform, validate and the webhook row apart; 58 before the steps became local activities
   });
 });
