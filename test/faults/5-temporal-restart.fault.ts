@@ -77,16 +77,21 @@ describe('fault: the Temporal server restarted under load', function () {
     expect(answers.every((a) => a.status === 'queued' || a.status === 'draft')).to.equal(true);
 
     // Drafts: the SPEC's recovery, POST .../retry (a fresh key each; the invoice id is the stable part).
+    // A draft whose start did reach Temporal (only the reply was lost) is re-queued by that run itself: by the
+    // time of the retry it may be on its way, which the retry refuses (409, not a draft any more).
     const drafts = answers.filter((a) => a.status === 'draft');
+    let pickedUp = 0;
     for (const d of drafts) {
       const res = await postJson(`${stack.base}/v1/partner/invoices/${d.invoiceId}/retry`, { ...p.headers, 'Idempotency-Key': randomUUID() }, undefined);
-      expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 202]);
+      const movedOn = res.status === 409 && res.body?.code === 'invalid_state_transition' && res.body?.meta?.status !== 'draft';
+      if (movedOn) pickedUp++;
+      else expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 202]);
     }
     const ids = answers.map((a) => a.invoiceId);
     await until(`all ${ids.length} acknowledged`, async () => (await Invoice.countDocuments({ _id: { $in: ids }, status: 'acknowledged' })) === ids.length, 5 * 60_000, 1000);
     const stored = await Invoice.countDocuments({ smeId: p.sme.smeId });
     const final = await Invoice.find({ smeId: p.sme.smeId }, { status: 1 }).lean();
-    console.log(`    [temporal-restart] ${stored} stored, final ${JSON.stringify(byStatus(final))}; ${drafts.length} draft(s) retried; API and worker still the first processes: ${stack.api.proc.exitCode === null && stack.worker.proc.exitCode === null}`);
+    console.log(`    [temporal-restart] ${stored} stored, final ${JSON.stringify(byStatus(final))}; ${drafts.length - pickedUp} draft(s) retried, ${pickedUp} re-queued by their own run first; API and worker still the first processes: ${stack.api.proc.exitCode === null && stack.worker.proc.exitCode === null}`);
     expect(stored).to.equal(ids.length);
     expect(byStatus(final)).to.deep.equal({ acknowledged: ids.length });
     expect(stack.api.proc.exitCode, 'API process not restarted').to.equal(null);
