@@ -43,24 +43,31 @@ export async function beginInvoiceRun({ invoiceId }: { invoiceId: string }): Pro
   return { status: inv.status as InvoiceStatus, run: inv.run ?? 1, aspSubmissionId: inv.aspSubmissionId ?? null };
 }
 
-/** The PINT-AE XML of a body. The same body renders the same way every time: a failure is not retried. */
-function render(body: InvoiceCreateBody, documentUuid: string): string {
+/**
+ * A queued invoice's PINT-AE XML, rendered and stored with its document UUID (and kept for this worker's next
+ * steps); `xml` null when the invoice is not queued any more (a repeated step goes on from `status`). The same
+ * body renders the same way every time: a render failure is not retried.
+ */
+async function renderQueued(invoiceId: string, documentUuid: string): Promise<{ status: InvoiceStatus; run: number | undefined; xml: string | null }> {
+  const inv = await Invoice.findById(invoiceId, { status: 1, body: 1, run: 1 }).lean();
+  if (!inv) throw notFound(invoiceId);
+  if (inv.status !== 'queued') return { status: inv.status as InvoiceStatus, run: inv.run ?? undefined, xml: null };
+  let xml: string;
   try {
-    return renderInvoice(body, { documentUuid });
+    xml = renderInvoice(inv.body as InvoiceCreateBody, { documentUuid });
   } catch (err) {
     throw ApplicationFailure.nonRetryable(`PINT-AE transformation failed: ${(err as Error).message}`, 'transform_failed');
   }
+  await InvoiceDocument.updateOne({ _id: invoiceId }, { $set: { xml, documentUuid, run: inv.run ?? 1 } }, { upsert: true });
+  rememberRendered(invoiceId, documentUuid, xml);
+  return { status: 'queued', run: inv.run ?? undefined, xml };
 }
 
 /** queued -> transformed: renders the PINT-AE XML and stores it with its document UUID. */
 export async function transformInvoice({ invoiceId, documentUuid }: { invoiceId: string; documentUuid: string }): Promise<InvoiceStatus> {
-  const inv = await Invoice.findById(invoiceId, { status: 1, body: 1, run: 1 }).lean();
-  if (!inv) throw notFound(invoiceId);
-  if (inv.status !== 'queued') return inv.status as InvoiceStatus;
-  const xml = render(inv.body as InvoiceCreateBody, documentUuid);
-  await InvoiceDocument.updateOne({ _id: invoiceId }, { $set: { xml, documentUuid, run: inv.run ?? 1 } }, { upsert: true });
-  rememberRendered(invoiceId, documentUuid, xml);
-  return (await moveInvoiceStatus(invoiceId, { status: 'queued', run: inv.run }, 'transformed', null, { documentUuid })).status;
+  const { status, run, xml } = await renderQueued(invoiceId, documentUuid);
+  if (xml === null) return status;
+  return (await moveInvoiceStatus(invoiceId, { status: 'queued', run }, 'transformed', null, { documentUuid })).status;
 }
 
 export interface RuleFinding {
@@ -129,15 +136,10 @@ function validationFailure(fatal: RuleFinding[]): ApplicationFailure {
  * stored, as the two steps left it) and fails with validation_failed; a body that cannot render, transform_failed.
  */
 export async function prepareInvoiceDocument({ invoiceId, documentUuid }: { invoiceId: string; documentUuid: string }): Promise<{ status: InvoiceStatus; note: string | null }> {
-  const inv = await Invoice.findById(invoiceId, { status: 1, body: 1, run: 1 }).lean();
-  if (!inv) throw notFound(invoiceId);
-  if (inv.status !== 'queued') return { status: inv.status as InvoiceStatus, note: null }; // a repeated step: go on from there
-  const run = inv.run ?? 1;
-  const xml = render(inv.body as InvoiceCreateBody, documentUuid);
-  await InvoiceDocument.updateOne({ _id: invoiceId }, { $set: { xml, documentUuid, run } }, { upsert: true });
-  rememberRendered(invoiceId, documentUuid, xml);
+  const { status, run, xml } = await renderQueued(invoiceId, documentUuid);
+  if (xml === null) return { status, note: null }; // a repeated step: go on from there
   const { fatal, note } = await checkDocument(xml);
-  const queued = { status: 'queued' as const, run: inv.run };
+  const queued = { status: 'queued' as const, run };
   if (fatal.length) {
     if (!(await tryMove(invoiceId, queued, 'transformed', null, { documentUuid }))) throw concurrentChange(invoiceId);
     throw validationFailure(fatal);

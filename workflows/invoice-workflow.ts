@@ -28,7 +28,7 @@ import {
   type InvoiceWorkflowResult,
 } from '../src/temporal/contract';
 import { humanDuration, retryHint, type InvoiceSurface } from '../src/temporal/invoice-display';
-import { fireStatusWebhook, newDeliveryOf, startStatusWebhook, type FireStatusWebhookInput } from './webhook-delivery-workflow';
+import { fireStatusWebhook, newDeliveryOf, startWebhookChild, type FireStatusWebhookInput } from './webhook-delivery-workflow';
 
 // One workflow per invoice (id invoice-<invoiceId>): transform -> validate -> credit -> deliver -> acknowledgement.
 // MongoDB holds the status (forward-only, with history); this code only decides the next step, and mirrors
@@ -191,7 +191,7 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
       submissionId = result.submissionId;
       show('delivered');
       if (!combined) await announce('delivered', null);
-      else if (result.webhook) await startStatusWebhook(result.webhook, { invoiceId, status: 'delivered' });
+      else if (result.webhook) await startWebhookChild(result.webhook, { invoiceId, status: 'delivered' });
     };
 
     /** queued -> transformed: render the PINT-AE XML; a body that cannot render rejects the invoice. */

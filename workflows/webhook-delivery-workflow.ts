@@ -50,7 +50,7 @@ export async function fireStatusWebhook(input: FireStatusWebhookInput, opts: { l
     }
     throw err;
   }
-  if (created) await startStatusWebhook(created, input);
+  if (created) await startWebhookChild(created, input);
 }
 
 /**
@@ -65,7 +65,7 @@ export function newDeliveryOf(): { deliveryId: string; partnerId?: string; tenan
 }
 
 /** Starts the delivery workflow of a created row as an abandoned child, waiting only for it to start. */
-export async function startStatusWebhook(created: CreatedDelivery, input: Pick<FireStatusWebhookInput, 'invoiceId' | 'status'>): Promise<void> {
+export async function startWebhookChild(created: CreatedDelivery, input: Pick<FireStatusWebhookInput, 'invoiceId' | 'status'>): Promise<void> {
   await startChild(webhookDeliveryWorkflow, {
     ...webhookDeliveryStart({ ...created, invoiceId: input.invoiceId, eventStatus: input.status }),
     parentClosePolicy: ParentClosePolicy.ABANDON,
