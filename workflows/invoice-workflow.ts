@@ -92,6 +92,13 @@ function aspPollDelayMs(base: number, poll: number): number {
 const DROPPED_WHEN_MISSING = 'invoice_not_found';
 /** How long a delivered invoice waits for the ASP's verdict before InvoiceStatus says delivered ('combined' runs). */
 const QUIET_WAIT_MS = 5_000;
+/**
+ * A rejected or blocked run waits for a retry without end; with `explainWaits` it does so on timers of this length,
+ * each re-armed when it fires, because a timer's summary is what the Web UI shows on the workflow's first screen.
+ */
+const EXPLAINED_WAIT_MS = 30 * 24 * 60 * 60 * 1000;
+/** A timer summary is one line in the UI: long reasons (many rule ids) are cut here; the full text is in the details. */
+const SUMMARY_MAX = 600;
 
 export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<InvoiceWorkflowResult> {
   const { invoiceId } = input;
@@ -134,7 +141,14 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     shown = status; // histories from before the patch: one upsert per step, as they were recorded
     upsertSearchAttributes([{ key: InvoiceStatusKey, value: status }]);
   };
-  const wait = (fn: () => boolean, timeoutMs?: number) => (publish(), explain(), timeoutMs === undefined ? condition(fn) : condition(fn, timeoutMs));
+  /** The current details as one plain line: the summary of the timer the run waits on (`explainWaits` runs). */
+  const summary = () => {
+    const line = currentDetails(invoiceId, surface, current, why, waitingAsp).replace(/\*\*/g, '');
+    return { summary: line.length > SUMMARY_MAX ? `${line.slice(0, SUMMARY_MAX - 1)}…` : line };
+  };
+  /** Waits for `fn`, at most `timeoutMs`; false when the time ran out. */
+  const waitAtMost = (fn: () => boolean, timeoutMs: number) => (input.explainWaits ? condition(fn, timeoutMs, summary()) : condition(fn, timeoutMs));
+  const wait = (fn: () => boolean, timeoutMs?: number) => (publish(), explain(), timeoutMs === undefined ? condition(fn) : waitAtMost(fn, timeoutMs));
   let run = 1;
   // With local steps the workflow names the status it expects (saves the store a read; a miss falls back to one).
   const advance = async (to: InvoiceStatus, reason: string | null = null) => {
@@ -261,12 +275,14 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
 
     /** A failure terminal waits: `retry` continues as a new run; a credit top-up resumes a blocked delivery. */
     const waitForRetryOrCredits = async () => {
-      await wait(() => retryRequested || (current === 'blocked_no_credit' && creditsToppedUp));
+      const woken = () => retryRequested || (current === 'blocked_no_credit' && creditsToppedUp);
+      if (!input.explainWaits) await wait(woken);
+      else while (!(await wait(woken, EXPLAINED_WAIT_MS)));
       if (retryRequested) {
         // A new run: its history starts clean and shows each pipeline run apart.
         const next = makeContinueAsNewFunc<typeof invoiceWorkflow>({ typedSearchAttributes: workflowInfo().typedSearchAttributes });
         const { fresh: _fresh, ...again } = input; // the new run resumes from the stored status (run 2+)
-        await next(local ? again : input);
+        await next(local ? { ...again, explainWaits: true } : input); // (a new run may take up newer behaviour)
       }
       creditsToppedUp = false;
       await creditThenDeliver();
@@ -321,7 +337,7 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
       // An ASP usually answers within a second: the search attribute (a command and a visibility write) says
       // delivered only when the verdict has not come in QUIET_WAIT_MS. (The current details say it at once.)
       const quiet = combined && poll === 1 ? Math.min(QUIET_WAIT_MS, waitMs) : 0;
-      const heard = quiet > 0 && (explain(), await condition(decided, quiet));
+      const heard = quiet > 0 && (explain(), await waitAtMost(decided, quiet));
       if (!heard && waitMs > quiet) await wait(decided, waitMs - quiet);
       const signalled = verdicts.get(submissionId);
       if (signalled) return (waitingAsp = null), signalled;

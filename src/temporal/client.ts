@@ -102,6 +102,7 @@ export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reserve
     ackFallbackMs: cfg.aspAckFallbackMs,
     steps: 'combined',
     ackPolling: 'asp',
+    explainWaits: true,
     ...(inv.tenantId ? { surface: 'tenant' as const } : {}),
     ...(opts.reservedDelivered ? { reservedDelivered: true } : {}),
     ...(opts.fresh ? { fresh: true } : {}),

@@ -47,6 +47,12 @@ export interface InvoiceWorkflowInput {
   ackPolling?: 'asp';
   /** 'tenant': a Tenant API invoice, whose status updates (SPEC 6.2) also announce acknowledged. */
   surface?: 'tenant';
+  /**
+   * Every wait is a timer whose summary says why and for what the run waits ("rejected: <reason>; waiting for a
+   * retry (...)"): the Web UI shows it on the first screen of the workflow page. Runs recorded before wait for a
+   * retry without a timer, and replay so.
+   */
+  explainWaits?: boolean;
 }
 
 /** How a run ended; failure terminals never end a run (they wait for `retry`, then continue as new). */

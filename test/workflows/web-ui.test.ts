@@ -27,8 +27,28 @@ async function currentDetailsWhen(handle: WorkflowHandle, match: RegExp): Promis
   throw new Error(`current details never matched ${match}: last "${details}"`);
 }
 
+/**
+ * The summary of the latest timer the run started that matches: what the Web UI shows of a waiting run on the first
+ * screen of its page (the History tab's timeline).
+ */
+async function timerSummaryWhen(handle: WorkflowHandle, match: RegExp): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  let seen: string[] = [];
+  while (Date.now() < deadline) {
+    const events = (await handle.fetchHistory()).events ?? [];
+    seen = events
+      .filter((e) => e.timerStartedEventAttributes)
+      .map((e) => e.userMetadata?.summary?.data)
+      .map((data) => (data ? (JSON.parse(Buffer.from(data).toString('utf8')) as string) : ''));
+    const found = seen.reverse().find((s) => match.test(s));
+    if (found !== undefined) return found;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no timer summary matched ${match}: saw ${JSON.stringify(seen)}`);
+}
+
 /** An invoice stored as delivered with a hand-over id, and its workflow waiting for the ASP's verdict. */
-async function deliveredAwaitingVerdict(p: TestPartner, steps: 'local' | 'combined' = 'local'): Promise<{ invoiceId: string; submissionId: string; handle: WorkflowHandle }> {
+async function deliveredAwaitingVerdict(p: TestPartner, steps: 'local' | 'combined' = 'local', explainWaits = false): Promise<{ invoiceId: string; submissionId: string; handle: WorkflowHandle }> {
   const invoiceId = randomUUID();
   const submissionId = `${invoiceId}-1`;
   await Invoice.create({
@@ -39,7 +59,7 @@ async function deliveredAwaitingVerdict(p: TestPartner, steps: 'local' | 'combin
   const handle = await client.workflow.start('invoiceWorkflow', {
     taskQueue: config().temporalTaskQueue,
     workflowId: invoiceWorkflowId(invoiceId),
-    args: [{ invoiceId, mode: 'test', ackFallbackMs: 10 * 60_000, steps, ackPolling: 'asp' }],
+    args: [{ invoiceId, mode: 'test', ackFallbackMs: 10 * 60_000, steps, ackPolling: 'asp', ...(explainWaits ? { explainWaits } : {}) }],
   });
   return { invoiceId, submissionId, handle };
 }
@@ -71,6 +91,9 @@ describe('the Web UI explains each invoice (real Temporal, real MongoDB)', funct
 
     const current = await currentDetailsWhen(handle, /^\*\*rejected\*\*/);
     expect(current).to.equal(`**rejected**: ${SIMULATED_REFUSAL}; waiting for a retry (POST /v1/partner/invoices/${invoiceId}/retry or \`einvoice ops retry ${invoiceId}\`)`);
+    // The first screen of the workflow page: the run waits on a timer whose summary is the reason and the way out.
+    const waiting = await timerSummaryWhen(handle, /^rejected/);
+    expect(waiting).to.equal(`rejected: ${SIMULATED_REFUSAL}; waiting for a retry (POST /v1/partner/invoices/${invoiceId}/retry or \`einvoice ops retry ${invoiceId}\`)`);
 
     // A retry continues as new: the new run keeps the memo (names and the summary's text).
     const retried = await call('POST', `/v1/partner/invoices/${invoiceId}/retry`, { headers: { ...p.headers, 'Idempotency-Key': randomUUID() } });
@@ -84,14 +107,16 @@ describe('the Web UI explains each invoice (real Temporal, real MongoDB)', funct
     expect(next.runId).to.not.equal(d.runId);
     expect(next.memo).to.deep.include({ invoiceId, partnerName: p.erpName, smeName: 'Test SME LLC', summary: d.memo?.summary });
     await waitForStatus(p, invoiceId, 'rejected');
+    expect(await timerSummaryWhen(handle, /^rejected/)).to.equal(waiting); // the new run explains its wait too
     await handle.terminate('test done');
   });
 
   it('a combined run shows InvoiceStatus=delivered once the verdict is 5 s late, and the wait at once in its current details', async () => {
     const p = await newPartner();
-    const { submissionId, handle } = await deliveredAwaitingVerdict(p, 'combined');
+    const { submissionId, handle } = await deliveredAwaitingVerdict(p, 'combined', true);
     const waiting = await currentDetailsWhen(handle, /^\*\*delivered\*\*/);
     expect(waiting).to.contain(`(ASP submission ${submissionId}); waiting for the ASP's acknowledgement (next poll in 10m`);
+    expect(await timerSummaryWhen(handle, /^delivered/)).to.equal(waiting.replace(/\*\*/g, '')); // the quiet wait's timer
     const statusOf = async () => (await handle.describe()).searchAttributes.InvoiceStatus?.[0];
     const shownAt = Date.now();
     while ((await statusOf()) !== 'delivered' && Date.now() - shownAt < 30_000) await new Promise((r) => setTimeout(r, 250));
