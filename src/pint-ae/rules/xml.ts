@@ -76,6 +76,15 @@ interface Extra {
   byName?: Map<string, El[]>;
 }
 
+/**
+ * Content kinds the parser records at an element's end tag, so that reading its text needs no
+ * search for markup (an indexOf on the document per value read was ~4% of a validation).
+ */
+const MIXED = 0; // child elements, comments, PIs or CDATA inside (or not parsed yet)
+const PLAIN = 1; // character data only, without references
+const PLAIN_REFS = 2; // character data only, possibly with entity or character references
+type TextKind = typeof MIXED | typeof PLAIN | typeof PLAIN_REFS;
+
 /** Above this many children, child lookups by name use a per-element index (wide roots: 1,000 lines). */
 const INDEX_WIDTH = 24;
 
@@ -93,6 +102,8 @@ export class El {
   private v: string | undefined = undefined;
   /** xs:decimal(.) of this element once computed (a Decimal or the cast error), see decimalOf(). */
   decimal: unknown = undefined;
+  /** What the parser saw inside: PLAIN (text only, no '&'), PLAIN_REFS (text only) or MIXED. */
+  textKind: TextKind = MIXED;
   private x: Extra | undefined = undefined;
 
   /** Source text, parent, namespace and name: set once per parse (a pooled element is reused, see ElementPool). */
@@ -112,6 +123,7 @@ export class El {
     this.attrs = NO_ATTRS;
     this.v = undefined;
     this.decimal = undefined;
+    this.textKind = MIXED;
     this.x = undefined;
   }
 
@@ -204,7 +216,12 @@ export class El {
 
   /** XPath string value: all descendant text in document order. */
   get value(): string {
-    if (this.v === undefined) this.v = textContent(this.src, this.contentStart, this.contentEnd);
+    if (this.v === undefined) {
+      const kind = this.textKind;
+      if (kind === PLAIN) this.v = this.src.slice(this.contentStart, this.contentEnd);
+      else if (kind === PLAIN_REFS) this.v = decode(this.src.slice(this.contentStart, this.contentEnd));
+      else this.v = textContent(this.src, this.contentStart, this.contentEnd);
+    }
     return this.v;
   }
 
@@ -220,6 +237,7 @@ export class El {
    * when it is ''); undefined otherwise (then read `texts`). Spares the list for the common leaf.
    */
   plainText(): string | undefined {
+    if (this.textKind !== MIXED) return this.value;
     const lt = this.src.indexOf('<', this.contentStart);
     return lt >= 0 && lt < this.contentEnd ? undefined : this.value;
   }
@@ -227,8 +245,10 @@ export class El {
   /** `not(normalize-space())` of a leaf, without building its value when it has no markup inside. */
   isBlank(): boolean {
     const src = this.src;
-    const lt = src.indexOf('<', this.contentStart);
-    if (lt >= 0 && lt < this.contentEnd) return isBlankText(this.value);
+    if (this.textKind === MIXED) {
+      const lt = src.indexOf('<', this.contentStart);
+      if (lt >= 0 && lt < this.contentEnd) return isBlankText(this.value);
+    }
     for (let i = this.contentStart; i < this.contentEnd; i++) {
       const c = src.charCodeAt(i);
       if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
@@ -522,11 +542,14 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
   let openTop = 0;
   const kidsFrom: number[] = [];
   let pos = 0;
+  /** A comment, PI or CDATA section was read since the last start tag (see El.textKind). */
+  let markupSinceOpen = false;
   /** The last start tag read, when it is in START_TAGS. */
   let lastTag: StartTag | undefined;
 
   /** `<!--`, `<![CDATA[` or `<!DOCTYPE` at lt: checked and skipped; returns where the text goes on. */
   const skipDeclaration = (lt: number): number => {
+    markupSinceOpen = true;
     if (src.startsWith('<!--', lt)) {
       const end = src.indexOf('-->', lt + 4);
       if (end < 0) fail('unterminated comment', lt);
@@ -554,13 +577,14 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
 
   /** `<?...?>` at lt: skipped. */
   const skipProcessingInstruction = (lt: number): number => {
+    markupSinceOpen = true;
     const end = src.indexOf('?>', lt + 2);
     if (end < 0) fail('unterminated processing instruction', lt);
     return end + 2;
   };
 
   /** `</name>` at lt: must close the innermost open element, whose children array is made now. */
-  const closeElement = (lt: number): number => {
+  const closeElement = (lt: number, refsBefore: boolean): number => {
     const el = stack.pop();
     if (!el) fail('unexpected end tag', lt);
     const raw = el!.rawName;
@@ -578,6 +602,8 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
     el!.end = i + 1;
     const from = kidsFrom.pop()!;
     const n = openTop - from;
+    // no child since its start tag: the text read just before this end tag is all its content
+    el!.textKind = n === 0 && !markupSinceOpen ? (refsBefore ? PLAIN_REFS : PLAIN) : MIXED;
     if (n === 0) el!.kids = NO_KIDS;
     else {
       // a pooled element refills the array it had
@@ -600,22 +626,34 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
     // the same: its name and attributes come from the cache, with no scan of its characters
     const gt = src.indexOf('>', lt + 1);
     if (gt > 0) {
-      // first guesses: the two tags that last followed the previous start tag (lines repeat, and a
-      // tag such as <cbc:ID> is followed by one of a few); a different length rules a guess out
+      // first guesses: the tags seen to follow the previous start tag, the usual ones first
+      // (lines repeat, and a tag such as <cbc:ID> is followed by one of a few); a different
+      // length rules a guess out without comparing characters
       const length = gt - lt - 1;
       let known: StartTag | undefined;
       if (lastTag !== undefined) {
-        const next = lastTag.next;
-        const other = lastTag.other;
-        if (next !== undefined && next.text.length === length && sameChars(src, lt + 1, next.text)) known = next;
-        else if (other !== undefined && other.text.length === length && sameChars(src, lt + 1, other.text)) known = other;
-      }
-      if (known === undefined) known = START_TAGS.get(src.slice(lt + 1, gt));
-      if (known !== undefined) {
-        if (lastTag !== undefined && known !== lastTag.next) {
-          lastTag.other = lastTag.next;
-          lastTag.next = known;
+        const followers = lastTag.followers;
+        for (let f = 0; f < followers.length; f++) {
+          const t = followers[f];
+          if (t.text.length === length && sameChars(src, lt + 1, t.text)) {
+            known = t;
+            if (f > 0) {
+              followers[f] = followers[f - 1]; // move one place up: the usual follower stays first
+              followers[f - 1] = t;
+            }
+            break;
+          }
         }
+      }
+      if (known === undefined) {
+        known = START_TAGS.get(src.slice(lt + 1, gt));
+        if (known !== undefined && lastTag !== undefined) {
+          const followers = lastTag.followers;
+          if (followers.length < FOLLOWERS) followers.push(known);
+          else followers[FOLLOWERS - 1] = known;
+        }
+      }
+      if (known !== undefined) {
         lastTag = known;
         addElement(lt, gt + 1, known.name, 0, known.selfClose, known.attrs);
         return gt + 1;
@@ -708,7 +746,11 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
     el.contentStart = contentStart;
     el.contentEnd = contentStart;
     el.end = contentStart;
-    if (selfClose) el.kids = NO_KIDS;
+    markupSinceOpen = false;
+    if (selfClose) {
+      el.kids = NO_KIDS;
+      el.textKind = PLAIN;
+    }
     elements[count++] = el;
     if (knownAttrs !== undefined) el.attrs = knownAttrs;
     else if (nAttrs === 1 && attrNames[0].prefix === '' && attrNames[0].raw !== 'xmlns') {
@@ -743,13 +785,15 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
     // markup usually follows markup directly: no indexOf call then
     const lt = src.charCodeAt(pos) === 60 /* < */ ? pos : src.indexOf('<', pos);
     const textEnd = lt < 0 ? len : lt;
+    // nextAmp is the first '&' at or after a position <= pos: none before textEnd, none in the text
+    const refs = textEnd > pos && nextAmp >= 0 && nextAmp < textEnd;
     // text needs checking only outside the root or when it contains an entity reference
     if (textEnd > pos && (stack.length === 0 || (nextAmp >= 0 && nextAmp < textEnd))) checkText(pos, textEnd, stack.length === 0);
     if (lt < 0) break;
     const c1 = src.charCodeAt(lt + 1);
     if (c1 === 33 /* ! */) pos = skipDeclaration(lt);
     else if (c1 === 63 /* ? */) pos = skipProcessingInstruction(lt);
-    else if (c1 === 47 /* / */) pos = closeElement(lt);
+    else if (c1 === 47 /* / */) pos = closeElement(lt, refs);
     else pos = openElement(lt);
   }
   if (stack.length) fail(`end of input inside <${stack[stack.length - 1].qname}>`, len);
@@ -760,9 +804,8 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
 
 interface StartTag {
   text: string;
-  /** The start tags that followed this one last time and the time before (when different). */
-  next: StartTag | undefined;
-  other: StartTag | undefined;
+  /** Start tags seen to follow this one, the most frequent first (at most FOLLOWERS). */
+  followers: StartTag[];
   name: Name;
   /** Unprefixed attributes only (never mutated, shared by every element with this tag). */
   attrs: Attr[];
@@ -777,6 +820,8 @@ interface StartTag {
  * prefixed attributes (their namespace depends on the scope), no '>' inside an attribute value.
  */
 const START_TAGS = new Map<string, StartTag>();
+/** Followers kept per start tag: an invoice line's tags are followed by at most a few different ones. */
+const FOLLOWERS = 6;
 
 function rememberStartTag(text: string, name: Name, attrs: Attr[], selfClose: boolean, nAttrs: number): StartTag | undefined {
   if (attrs.length !== nAttrs) return undefined; // a namespace declaration was among them
@@ -784,7 +829,7 @@ function rememberStartTag(text: string, name: Name, attrs: Attr[], selfClose: bo
   if (START_TAGS.size >= 20_000) START_TAGS.clear();
   // strings sliced from the document would keep the whole document alive: the cache keeps copies
   const kept = attrs.length === 0 ? attrs : attrs.map((a) => ({ ...a, value: copied(a.value) }));
-  const tag: StartTag = { text: copied(text), next: undefined, other: undefined, name, attrs: kept, selfClose };
+  const tag: StartTag = { text: copied(text), followers: [], name, attrs: kept, selfClose };
   START_TAGS.set(tag.text, tag);
   return tag;
 }
