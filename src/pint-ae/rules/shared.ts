@@ -2,10 +2,11 @@
  * Sub-expressions several official rules share, evaluated with the official engine's order and
  * errors, and memoised per document so that no rule rescans all lines for each line or subtotal.
  */
+import { DecSum } from './dec-sum';
 import { memoKey, type Ctx } from './engine';
 import { CAC, CBC, p } from './dsl';
 import { type El } from './xml';
-import { Dec, XPathError, ZERO, cmpDec, decOpt, decimalOf, normalizeSpace, opt, optValue, someBool, type Dec as DecT } from './xpath';
+import { Dec, XPathError, cmpDec, decOpt, decimalOf, normalizeSpace, opt, optValue, someBool, type Dec as DecT } from './xpath';
 
 /**
  * `cac:TaxScheme/normalize-space(upper-case(cbc:ID)) = 'VAT'` on a (Classified)TaxCategory:
@@ -92,13 +93,13 @@ export function chargeHasRate(ac: El, rate: DecT): boolean {
 
 /** fn:sum of `xs:decimal(name)` over nodes (each with at most one such child). */
 export function sumOf(nodes: readonly El[], local: string): DecT {
-  let s: DecT = ZERO;
+  const sum = new DecSum();
   const what = `cbc:${local}`;
   for (const n of nodes) {
     const v = onlyChild(n, CBC, local, what);
-    if (v !== undefined) s = s.plus(decimalOf(v));
+    if (v !== undefined) sum.add(v);
   }
-  return s;
+  return sum.value();
 }
 
 export type LineName = 'InvoiceLine' | 'CreditNoteLine';

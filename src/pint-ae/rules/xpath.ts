@@ -327,9 +327,9 @@ export function toDouble(s: string): number {
 }
 
 function parseDouble(s: string): number | undefined {
+  const plain = plainDecimalDouble(s);
+  if (plain !== undefined) return plain; // what the regex below would accept and parse, without it
   let t = trimXml(s);
-  if (isPlainDecimal(t)) return parseFloat(t); // what the regex below would accept and parse, without it
-
   if (/.\.$/.test(t)) t += '0';
   if (DOUBLE_RE.test(t)) return parseFloat(t);
   if (t === 'NaN') return NaN;
@@ -338,18 +338,45 @@ function parseDouble(s: string): number | undefined {
   return undefined;
 }
 
-/** `-?[0-9]+(\.[0-9]+)?`: the form amounts and quantities almost always have. */
-function isPlainDecimal(t: string): boolean {
-  const n = t.length;
-  let i = n > 0 && t.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+/** Exact powers of ten as doubles (all up to 1e22 are). */
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/**
+ * xs:double of `-?[0-9]+(\.[0-9]+)?` between XML whitespace (the form amounts and quantities almost
+ * always have), or undefined for any other form. With at most 15 digits, the digits make an exact
+ * integer and the power of ten is exact, so one division is correctly rounded, i.e. parseFloat's
+ * result, at a fraction of its cost (lines are read as doubles by several rules).
+ */
+function plainDecimalDouble(s: string): number | undefined {
+  let i = 0;
+  let n = s.length;
+  while (i < n && isWs(s.charCodeAt(i))) i++;
+  while (n > i && isWs(s.charCodeAt(n - 1))) n--;
+  const start = i;
+  if (i < n && s.charCodeAt(i) === 45 /* - */) i++;
   const first = i;
-  while (i < n && t.charCodeAt(i) >= 48 && t.charCodeAt(i) <= 57) i++;
-  if (i === first) return false;
-  if (i === n) return true;
-  if (t.charCodeAt(i) !== 46 /* . */) return false;
-  const point = ++i;
-  while (i < n && t.charCodeAt(i) >= 48 && t.charCodeAt(i) <= 57) i++;
-  return i === n && i > point;
+  let v = 0;
+  let c = 0;
+  while (i < n && (c = s.charCodeAt(i)) >= 48 && c <= 57) {
+    v = v * 10 + (c - 48);
+    i++;
+  }
+  if (i === first) return undefined;
+  let fractionDigits = 0;
+  if (i < n) {
+    if (s.charCodeAt(i) !== 46 /* . */) return undefined;
+    const point = ++i;
+    while (i < n && (c = s.charCodeAt(i)) >= 48 && c <= 57) {
+      v = v * 10 + (c - 48);
+      i++;
+    }
+    if (i !== n || i === point) return undefined;
+    fractionDigits = n - point;
+  }
+  const digits = n - first - (fractionDigits > 0 ? 1 : 0);
+  if (digits > 15) return parseFloat(s.slice(start, n));
+  const x = fractionDigits === 0 ? v : v / POW10[fractionDigits];
+  return first > start ? -x : x;
 }
 
 /** fn:number(): NaN instead of an error. */

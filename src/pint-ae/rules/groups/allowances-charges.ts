@@ -2,11 +2,12 @@
  * Allowances and charges: document level, line level and price level (both official files).
  * The tax-category rules on allowances/charges are in tax-category-rules.ts.
  */
+import { DecSum } from '../dec-sum';
 import { CAC, CBC, CREDIT_NOTE, INVOICE, cac, count, has, inLine, matchesContext, p } from '../dsl';
 import type { Ctx, Rule } from '../engine';
 import { isVat } from '../shared';
 import type { El } from '../xml';
-import { castableDecimalNodes, childText, cmpDec, decOpt, normalizeSpace, numberOpt, someBoolInPattern, someEq } from '../xpath';
+import { castableDecimalNodes, childText, normalizeSpace, numberOpt, someBoolInPattern, someEq } from '../xpath';
 
 const chargeIndicators = (el: El) => el.children(CBC, 'ChargeIndicator');
 
@@ -111,7 +112,11 @@ export const allowanceChargeRules: Rule[] = [
           const base = el.children(CBC, 'BaseAmount');
           const amount = el.children(CBC, 'Amount');
           if (!(castableDecimalNodes(price) && castableDecimalNodes(base) && castableDecimalNodes(amount))) return false;
-          return cmpDec(decOpt(price, 'cbc:PriceAmount')!, decOpt(base, 'cbc:BaseAmount')!.minus(decOpt(amount, 'cbc:Amount')!)) === 0;
+          // price = base - amount, exactly (each is one castable node here)
+          const difference = new DecSum();
+          difference.add(base[0]);
+          difference.sub(amount[0]);
+          return difference.equals(price[0]);
         },
       },
     ],
