@@ -196,7 +196,10 @@ describe('invoiceWorkflow (real Temporal, real MongoDB)', function () {
   });
 
   describe('replay (non-determinism check)', () => {
-    for (const file of ['invoice-acknowledged.json', 'invoice-rejected-then-retried.json', 'invoice-acknowledged-local-steps.json']) {
+    // (rejected-combined: recorded before explainWaits, it waits for its retry without a timer; rejected-explained:
+    // on a timer whose summary is the reason)
+    const saved = ['invoice-acknowledged.json', 'invoice-rejected-then-retried.json', 'invoice-acknowledged-local-steps.json', 'invoice-rejected-combined-then-retried.json', 'invoice-rejected-explained-then-retried.json'];
+    for (const file of saved) {
       it(`replays the saved history ${file} with the current workflow code`, async () => {
         // Saved with History.toObject (this install's protojson helper trips over two protobufjs copies).
         const history = temporal.api.history.v1.History.fromObject(JSON.parse(fs.readFileSync(path.join(HISTORIES, file), 'utf8')));
