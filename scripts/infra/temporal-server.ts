@@ -4,7 +4,7 @@ import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { ProvisioningError, say } from './log';
 import { freePort, isReachable, waitUntil } from './net';
-import { startLogged, tail, type ManagedProcess } from './process';
+import { goServerEnv, startLogged, tail, type ManagedProcess } from './process';
 import { SEARCH_ATTRIBUTE_NAMES as SEARCH_ATTRIBUTES } from '../../src/temporal/contract';
 import { downloadRecentlyFailed, quietly, rememberDownloadFailure } from './download-memo';
 import { isExecutable, onPath, runVisible, toolDir } from './tools-cache';
@@ -118,7 +118,7 @@ async function startDevServer(binary: string, opts: TemporalOptions): Promise<Te
   for (const name of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${name}=Keyword`);
   const logFile = path.join(opts.logDir, `temporal-${port}.log`);
   say(`Temporal: starting the dev server on ${address}${opts.uiPort ? ` (Web UI http://127.0.0.1:${opts.uiPort})` : ''}`);
-  const proc = startLogged(binary, args, logFile);
+  const proc = startLogged(binary, args, logFile, goServerEnv());
   await waitForTemporal(address, opts.namespace, proc, logFile);
   return {
     address,
