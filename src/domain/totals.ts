@@ -9,7 +9,7 @@
 //             amounts (ibr-co-14), so BTAE-08 values may differ from it by rounding, as PINT-AE allows.
 // Totals:     line extension = tax exclusive = sum of nets (no document-level allowances or charges in
 //             InvoiceCreateBody); tax inclusive = payable = tax exclusive + VAT.
-import { exact, fils, filsText, mulExact, numberText, percentOfFils, toFils, type Exact } from './money';
+import { divRoundSmall, exact, fils, filsText, filsTextSmall, mulExact, numberText, percentOfFils, smallExact, toFils, type Exact } from './money';
 import type { InvoiceCreateBody, InvoiceLine } from './invoice-types';
 import { taxCategoryInfo, type PintTaxCode, type TaxCategoryInfo } from './tax-categories';
 
@@ -94,6 +94,78 @@ export function lineAmounts(line: InvoiceLine): LineAmounts {
   if (!info) throw new Error(`unsupported taxCategory ${String(line.taxCategory)} (run preSubmitCheck first)`);
   const quantityText = numberText(line.quantity);
   const priceText = numberText(line.unitPrice);
+  return smallLineAmounts(line, info, quantityText, priceText) ?? exactLineAmounts(line, info, quantityText, priceText);
+}
+
+/** Fils of a discount or charge on doubles (fils() rounds half-up to two decimals), if safe. */
+function smallFils(value: number | undefined): number | undefined {
+  if (!value) return 0;
+  const e = smallExact(numberText(value));
+  if (!e) return undefined;
+  if (e.scale > 2) return e.scale > 24 ? undefined : divRoundSmall(e.units, 10 ** (e.scale - 2));
+  const units = e.units * 10 ** (2 - e.scale);
+  return Number.isSafeInteger(units) ? units : undefined;
+}
+
+/**
+ * lineAmounts on doubles, the same steps as exactLineAmounts; undefined when a value does not fit a
+ * safe integer (then the BigInt path runs). Checked against it on random lines (test/unit/pint-ae).
+ */
+export function smallLineAmounts(line: InvoiceLine, info: TaxCategoryInfo, quantityText: string, priceText: string): LineAmounts | undefined {
+  const q = smallExact(quantityText);
+  const p = smallExact(priceText);
+  const discount = smallFils(line.discountAmount);
+  const charge = smallFils(line.chargeAmount);
+  if (!q || !p || discount === undefined || charge === undefined) return undefined;
+  // net = round(gross - discount + charge): add the fils amounts at the gross's scale, then round.
+  const grossScale = q.scale + p.scale;
+  const scale = Math.max(grossScale, 2);
+  if (scale > 24) return undefined; // 10^(scale - 2) must be an exact double
+  const shift = 10 ** (scale - 2);
+  const grossUnits = q.units * p.units;
+  const scaledGross = grossUnits * 10 ** (scale - grossScale);
+  const unrounded = scaledGross - discount * shift + charge * shift;
+  if (![grossUnits, scaledGross, discount * shift, charge * shift, scaledGross - discount * shift, unrounded].every(Number.isSafeInteger)) return undefined;
+  const discountText = discount === 0 ? '0.00' : filsTextSmall(discount);
+  const chargeText = charge === 0 ? '0.00' : filsTextSmall(charge);
+  let net = divRoundSmall(unrounded, shift);
+  let netText = filsTextSmall(net);
+  const official = officialLineRound(quantityText, priceText, line.chargeAmount ? chargeText : null, line.discountAmount ? discountText : null);
+  if (officialLeft(netText) !== official) {
+    // Only at an exact half fils: take the neighbouring fils the official rule computes.
+    for (const candidate of [net - 1, net + 1]) {
+      const text = filsTextSmall(candidate);
+      if (officialLeft(text) === official) {
+        net = candidate;
+        netText = text;
+        break;
+      }
+    }
+  }
+  const taxUnits = info.code === 'E' ? null : net * Number(info.taxPercent);
+  if (taxUnits !== null && !Number.isSafeInteger(taxUnits)) return undefined;
+  const taxFils = taxUnits === null ? null : divRoundSmall(taxUnits, 100);
+  const inclusive = taxFils === null ? net : net + taxFils;
+  return {
+    gross: { units: BigInt(grossUnits), scale: grossScale },
+    discount: BigInt(discount),
+    charge: BigInt(charge),
+    net: BigInt(net),
+    tax: taxFils === null ? null : BigInt(taxFils),
+    inclusive: BigInt(inclusive),
+    info,
+    quantityText,
+    priceText,
+    netText,
+    taxText: taxFils === null ? null : filsTextSmall(taxFils),
+    inclusiveText: filsTextSmall(inclusive),
+    discountText,
+    chargeText,
+  };
+}
+
+/** lineAmounts in BigInt arithmetic: exact at any size. */
+export function exactLineAmounts(line: InvoiceLine, info: TaxCategoryInfo, quantityText: string, priceText: string): LineAmounts {
   const gross = mulExact(exact(quantityText), exact(priceText));
   const discount = line.discountAmount ? fils(line.discountAmount) : 0n;
   const charge = line.chargeAmount ? fils(line.chargeAmount) : 0n;
