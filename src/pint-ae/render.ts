@@ -51,7 +51,20 @@ export class InvoiceNotRenderableError extends Error {
 export const ENDPOINT_NO_TIN = '9900000098';
 export const ENDPOINT_EXPORT = '9900000099';
 
+// Attribute objects written on every line are constants, so StringSink reuses their text.
 const AED = { currencyID: 'AED' } as const;
+const HS = { listID: 'HS' } as const;
+const SCHEME_0160 = { schemeID: '0160' } as const;
+const UNIT_ATTRS = new Map<string, { unitCode: string }>();
+
+function unitAttrs(unit: string): { unitCode: string } {
+  let attrs = UNIT_ATTRS.get(unit);
+  if (!attrs) {
+    attrs = { unitCode: unit };
+    if (UNIT_ATTRS.size < 1000) UNIT_ATTRS.set(unit, attrs); // bounded: callers may skip the unit check
+  }
+  return attrs;
+}
 const IBAN_RE = /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/;
 const UUID_NAMESPACE = 'einvoice-submission-service:pint-ae:document';
 
@@ -179,10 +192,10 @@ function writeTaxCategory(sink: XmlSink, element: string, b: Pick<CategoryBreakd
 function writeLine(sink: XmlSink, kind: DocumentKind, body: InvoiceCreateBody, index: number, l: LineAmounts): void {
   const line = body.lines[index];
   const credit = kind.root === 'CreditNote';
-  const unit = line.unitOfMeasureCode ?? 'EA';
+  const unit = unitAttrs(line.unitOfMeasureCode ?? 'EA');
   sink.open(credit ? 'cac:CreditNoteLine' : 'cac:InvoiceLine');
   sink.leaf('cbc:ID', String(index + 1));
-  sink.leaf(credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', l.quantityText, { unitCode: unit });
+  sink.leaf(credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', l.quantityText, unit);
   sink.leaf('cbc:LineExtensionAmount', l.netText, AED);
   if (line.discountAmount) {
     sink.open('cac:AllowanceCharge');
@@ -208,7 +221,7 @@ function writeLine(sink: XmlSink, kind: DocumentKind, body: InvoiceCreateBody, i
     // ibr-174-ae: reverse-charge lines need an item standard identifier with scheme 0160; the body has
     // no GTIN field, so the HS code is used (docs/decisions.md).
     sink.open('cac:StandardItemIdentification');
-    sink.leaf('cbc:ID', line.classificationCode, { schemeID: '0160' });
+    sink.leaf('cbc:ID', line.classificationCode, SCHEME_0160);
     sink.close();
   }
   const goodsType = info.reverseCharge ? (info.goodsType ?? goodsTypeFromHsCode(line.classificationCode)) : undefined;
@@ -217,14 +230,14 @@ function writeLine(sink: XmlSink, kind: DocumentKind, body: InvoiceCreateBody, i
     sink.open('cac:CommodityClassification');
     if (goodsType) sink.leaf('cbc:NatureCode', goodsType);
     if (goodsFlag) sink.leaf('cbc:CommodityCode', 'G');
-    if (line.classificationCode) sink.leaf('cbc:ItemClassificationCode', line.classificationCode, { listID: 'HS' });
+    if (line.classificationCode) sink.leaf('cbc:ItemClassificationCode', line.classificationCode, HS);
     sink.close();
   }
   writeTaxCategory(sink, 'cac:ClassifiedTaxCategory', { code: info.code, percent: info.percent }, info.exemptionReasonCode, info.exemptionReason);
   sink.close();
   sink.open('cac:Price');
   sink.leaf('cbc:PriceAmount', l.priceText, AED);
-  sink.leaf('cbc:BaseQuantity', '1', { unitCode: unit });
+  sink.leaf('cbc:BaseQuantity', '1', unit);
   // ibr-126-ae wants the gross price; with no price discount it equals the net price (aligned-ibrp-004).
   sink.open('cac:AllowanceCharge');
   sink.leaf('cbc:ChargeIndicator', 'false');

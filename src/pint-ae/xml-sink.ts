@@ -14,6 +14,7 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 
+/** Attribute names and values; not changed once written (StringSink caches their text by object). */
 export type Attrs = Readonly<Record<string, string>>;
 
 export interface XmlSink {
@@ -35,10 +36,6 @@ export const NS = {
 
 const XML_DECL = '<?xml version="1.0" encoding="UTF-8"?>';
 
-// eslint-disable-next-line no-control-regex
-const NEEDS_TEXT_WORK = /[&<>\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
-// eslint-disable-next-line no-control-regex
-const NEEDS_ATTR_WORK = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 // Characters outside XML 1.0's Char production (lone surrogates included, thanks to the u flag).
 // eslint-disable-next-line no-control-regex
 const INVALID_XML_CHARS = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -48,13 +45,36 @@ export function xmlSafe(value: string): string {
   return value.replace(INVALID_XML_CHARS, '');
 }
 
+// eslint-disable-next-line no-control-regex
+const NEEDS_TEXT_WORK = /[&<>\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+// eslint-disable-next-line no-control-regex
+const NEEDS_ATTR_WORK = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+/** Up to this length a value is tested by a loop (below); longer ones by the regex. */
+const SHORT = 12;
+
+/**
+ * Whether a short value holds what NEEDS_TEXT_WORK (or, with `quote`, NEEDS_ATTR_WORK) matches.
+ * Most values are short (amounts, codes, flags) and flat, where this loop costs a fraction of a
+ * regex test (~190 instructions each); on a long value, often a cons string (a template result),
+ * each charCodeAt unwraps it again and the regex, which flattens once, is cheaper.
+ */
+function shortNeedsWork(value: string, quote: boolean): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x40) {
+      if (c < 0x20 ? c !== 0x09 && c !== 0x0a && c !== 0x0d : c === 0x26 || c === 0x3c || c === 0x3e || (quote && c === 0x22)) return true;
+    } else if (c >= 0xd800 && (c < 0xe000 || c >= 0xfffe)) return true;
+  }
+  return false;
+}
+
 export function escapeText(value: string): string {
-  if (!NEEDS_TEXT_WORK.test(value)) return value;
+  if (value.length <= SHORT ? !shortNeedsWork(value, false) : !NEEDS_TEXT_WORK.test(value)) return value;
   return xmlSafe(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 export function escapeAttr(value: string): string {
-  if (!NEEDS_ATTR_WORK.test(value)) return value;
+  if (value.length <= SHORT ? !shortNeedsWork(value, true) : !NEEDS_ATTR_WORK.test(value)) return value;
   return xmlSafe(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
@@ -69,15 +89,54 @@ function attrString(attrs: Attrs | undefined): string {
  * Appending to one string builds a rope (one cons-string node per append) that stays alive until
  * done(), and every young-generation GC walked and copied it again: a 5,000-line invoice cost five
  * times more per line than a 100-line one. The text is flattened into a chunk every CHUNK
- * characters instead (an array of small pieces joined at the end measured no better).
+ * characters instead (an array of small pieces joined at the end measured no better; joined per
+ * chunk it cost 19% more instructions than this rope). Each rope node costs ~100 instructions to
+ * make and flatten, so tags are made once per element name (with their attributes, when the same
+ * constant attributes object comes again) rather than concatenated per element.
  */
 const CHUNK = 16 * 1024;
 
-/** Fast serializer: one string, no intermediate tree. */
+/** The constant strings of one element name. */
+interface Tag {
+  /** '<name' (followed by attributes) */
+  start: string;
+  /** '<name>' */
+  open: string;
+  /** '</name>' */
+  end: string;
+  /** '<name/>' */
+  empty: string;
+  /** The last attributes object written with this name and its '<name a="v">': most are constants (AED). */
+  lastAttrs?: Attrs;
+  lastOpen?: string;
+}
+
+/** By element name (the renderer's constants: a few dozen). */
+const TAGS = new Map<string, Tag>();
+
+/** '<name a="v">', cached while the same attributes object (read-only, see Attrs) comes again. */
+function openWith(tag: Tag, attrs: Attrs): string {
+  if (tag.lastAttrs !== attrs) {
+    tag.lastAttrs = attrs;
+    tag.lastOpen = tag.start + attrString(attrs) + '>';
+  }
+  return tag.lastOpen!;
+}
+
+function tagOf(name: string): Tag {
+  let tag = TAGS.get(name);
+  if (tag === undefined) {
+    tag = { start: '<' + name, open: '<' + name + '>', end: '</' + name + '>', empty: '<' + name + '/>' };
+    TAGS.set(name, tag);
+  }
+  return tag;
+}
+
+/** Fast serializer: appends escaped text to a string, flattened into a chunk every CHUNK characters. */
 export class StringSink implements XmlSink {
   private out = XML_DECL;
   private readonly chunks: string[] = [];
-  private readonly stack: string[] = [];
+  private readonly stack: Tag[] = [];
 
   private flushIfLong(): void {
     if (this.out.length < CHUNK) return;
@@ -88,25 +147,28 @@ export class StringSink implements XmlSink {
   }
 
   open(name: string, attrs?: Attrs): void {
-    this.out += '<' + name + attrString(attrs) + '>';
-    this.stack.push(name);
+    const tag = tagOf(name);
+    this.out += attrs ? openWith(tag, attrs) : tag.open;
+    this.stack.push(tag);
   }
 
   leaf(name: string, text: string, attrs?: Attrs): void {
+    const tag = tagOf(name);
     const t = escapeText(text);
-    this.out += t === '' ? '<' + name + attrString(attrs) + '/>' : '<' + name + attrString(attrs) + '>' + t + '</' + name + '>';
+    if (attrs) this.out += t === '' ? tag.start + attrString(attrs) + '/>' : openWith(tag, attrs) + t + tag.end;
+    else this.out += t === '' ? tag.empty : tag.open + t + tag.end;
     this.flushIfLong();
   }
 
   close(): void {
-    const name = this.stack.pop();
-    if (name === undefined) throw new Error('XmlSink.close() without open()');
-    this.out += '</' + name + '>';
+    const tag = this.stack.pop();
+    if (tag === undefined) throw new Error('XmlSink.close() without open()');
+    this.out += tag.end;
     this.flushIfLong();
   }
 
   done(): string {
-    if (this.stack.length) throw new Error(`unclosed elements: ${this.stack.join(' > ')}`);
+    if (this.stack.length) throw new Error(`unclosed elements: ${this.stack.map((t) => t.start.slice(1)).join(' > ')}`);
     if (this.chunks.length === 0) return this.out;
     this.chunks.push(this.out);
     return this.chunks.join('');
