@@ -1,6 +1,8 @@
 import { expect } from 'chai';
+import fs from 'node:fs';
 import { provisionInfra } from '../../scripts/infra';
 import { isReachable } from '../../scripts/infra/net';
+import { goServerEnv } from '../../scripts/infra/process';
 import { schedule, DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS } from '../../src/config';
 import { requestedServers, testInfra } from '../helpers/root-hooks';
 
@@ -20,6 +22,18 @@ describe('provisioning', () => {
     expect(reused.mongo).to.include({ started: false, how: 'reused', uri: running.mongo.uri });
     await reused.stop();
     expect(await isReachable(running.temporal.address)).to.equal(true);
+  });
+
+  it('starts the Go servers (FerretDB, the Temporal dev server) with GOMAXPROCS=1 unless the caller set it', function () {
+    expect(goServerEnv({ PATH: '/bin' })).to.deep.equal({ PATH: '/bin', GOMAXPROCS: '1' });
+    expect(goServerEnv({ GOMAXPROCS: '4' })).to.deep.equal({ GOMAXPROCS: '4' });
+    const infra = testInfra();
+    const started = [infra.temporal, infra.mongo].filter((s) => s.started && s.pid && /temporal|ferretdb/.test(s.how));
+    if (!started.length || process.env.GOMAXPROCS) this.skip(); // servers given by the caller, or a chosen GOMAXPROCS
+    for (const server of started) {
+      const environ = fs.readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0');
+      expect(environ, server.how).to.include('GOMAXPROCS=1');
+    }
   });
 
   it('registers the Keyword search attributes', async () => {
