@@ -84,10 +84,25 @@ export interface InvoiceTotals {
 function officialLineRound(quantityText: string, priceText: string, chargeText: string | null, discountText: string | null): number {
   const charge = chargeText === null ? 0 : Number(chargeText);
   const allowance = discountText === null ? 0 : Number(discountText);
-  return Math.round((Number(quantityText) * (Number(priceText) / 1) + charge - allowance) * 100) / 100;
+  return officialLineDouble(Number(quantityText), Number(priceText), charge, allowance);
 }
 
-const officialLeft = (text: string) => Math.round(Number(text) * 100) / 100;
+/** The official expression on the values as doubles (what the XML texts parse to). */
+function officialLineDouble(quantity: number, price: number, charge: number, allowance: number): number {
+  return Math.round((quantity * (price / 1) + charge - allowance) * 100) / 100;
+}
+
+const officialLeft = (text: string) => officialLeftDouble(Number(text));
+const officialLeftDouble = (value: number) => Math.round(value * 100) / 100;
+
+/**
+ * Number(text) of a plain decimal text without parsing it: units / 10^scale is one correctly
+ * rounded division of two exact doubles (scale <= 22), so it is the double nearest to the decimal,
+ * as Number() gives. Fils amounts are exact at scale 2.
+ */
+function doubleOf(units: number, scale: number): number {
+  return units / 10 ** scale;
+}
 
 export function lineAmounts(line: InvoiceLine): LineAmounts {
   const info = taxCategoryInfo(line.taxCategory);
@@ -129,19 +144,17 @@ export function smallLineAmounts(line: InvoiceLine, info: TaxCategoryInfo, quant
   const discountText = discount === 0 ? '0.00' : filsTextSmall(discount);
   const chargeText = charge === 0 ? '0.00' : filsTextSmall(charge);
   let net = divRoundSmall(unrounded, shift);
-  let netText = filsTextSmall(net);
-  const official = officialLineRound(quantityText, priceText, line.chargeAmount ? chargeText : null, line.discountAmount ? discountText : null);
-  if (officialLeft(netText) !== official) {
+  const official = officialLineDouble(doubleOf(q.units, q.scale), doubleOf(p.units, p.scale), doubleOf(line.chargeAmount ? charge : 0, 2), doubleOf(line.discountAmount ? discount : 0, 2));
+  if (officialLeftDouble(doubleOf(net, 2)) !== official) {
     // Only at an exact half fils: take the neighbouring fils the official rule computes.
     for (const candidate of [net - 1, net + 1]) {
-      const text = filsTextSmall(candidate);
-      if (officialLeft(text) === official) {
+      if (officialLeftDouble(doubleOf(candidate, 2)) === official) {
         net = candidate;
-        netText = text;
         break;
       }
     }
   }
+  const netText = filsTextSmall(net);
   const taxUnits = info.code === 'E' ? null : net * Number(info.taxPercent);
   if (taxUnits !== null && !Number.isSafeInteger(taxUnits)) return undefined;
   const taxFils = taxUnits === null ? null : divRoundSmall(taxUnits, 100);

@@ -50,6 +50,26 @@ describe('line amounts on doubles (fast path)', () => {
     expect(answered).to.be.greaterThan(40_000);
   });
 
+  it('follows the official double rounding on every half-fils product the same way', () => {
+    const info = taxCategoryInfo('standard_5')!;
+    let adjusted = 0;
+    for (let quantity = 1; quantity <= 60; quantity++) {
+      for (let k = 1; k < 4000; k += 2) {
+        const unitPrice = Number((k * 0.005).toFixed(3)); // x.xx5: every odd quantity gives half a fils
+        const line = { description: 'x', quantity, unitPrice, taxCategory: 'standard_5', ...(k % 3 === 0 ? { chargeAmount: 0.75 } : {}), ...(k % 5 === 0 ? { discountAmount: 0.1 } : {}) } as InvoiceLine;
+        const q = numberText(quantity);
+        const p = numberText(unitPrice);
+        const small = smallLineAmounts(line, info, q, p);
+        const exact = exactLineAmounts(line, info, q, p);
+        expect(small, JSON.stringify(line)).to.deep.equal(exact);
+        // decimal half-up of the exact amount (in mils), to count the lines where the official rule differs
+        const mils = Math.round(quantity * k * 5 + (line.chargeAmount ? 750 : 0) - (line.discountAmount ? 100 : 0));
+        if (BigInt(Math.floor(mils / 10) + (mils % 10 >= 5 ? 1 : 0)) !== exact.net) adjusted++;
+      }
+    }
+    expect(adjusted).to.be.greaterThan(100); // the neighbouring-fils branch was exercised
+  });
+
   it('answers for ordinary lines, half fils included', () => {
     const line = { description: 'x', quantity: 7, unitPrice: 0.145, taxCategory: 'standard_5' } as InvoiceLine;
     const info = taxCategoryInfo('standard_5')!;
