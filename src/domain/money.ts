@@ -170,12 +170,12 @@ export interface SmallExact {
 /** Plain decimal text as numberText writes it: no exponent, no spaces, no plus sign. */
 const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
-/** The exact decimal of a plain decimal text of at most 15 digits, else undefined. */
+/** The exact decimal of a plain decimal text whose digits make a safe integer, else undefined. */
 export function smallExact(text: string): SmallExact | undefined {
   if (text.length > 17 || !PLAIN_DECIMAL.test(text)) return undefined;
   const dot = text.indexOf('.');
   const digits = dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1);
-  const units = Number(digits); // at most 15 digits and a sign: parsed exactly
+  const units = Number(digits); // exact below 2^53; a larger value parses to >= 2^53, which the check refuses
   return Number.isSafeInteger(units) ? { units: units === 0 ? 0 : units, scale: dot < 0 ? 0 : text.length - dot - 1 } : undefined;
 }
 
