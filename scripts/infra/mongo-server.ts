@@ -3,7 +3,7 @@ import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { ProvisioningError, say } from './log';
 import { freePort, isReachable, waitUntil } from './net';
-import { goServerEnv, startLogged, tail, type ManagedProcess } from './process';
+import { ferretDbEnv, startLogged, tail, type ManagedProcess } from './process';
 import { patchFerretSource, PATCH_LEVEL } from './ferretdb-patch';
 import { findPostgres, type PostgresStore } from './postgres';
 import { isExecutable, onPath, runVisible, toolDir } from './tools-cache';
@@ -178,7 +178,7 @@ async function startFerret(binary: string, opts: MongoOptions, pg: PostgresStore
     args = ['--handler=sqlite', `--sqlite-url=file:${sqliteDir}/?_txlock=immediate&_pragma=synchronous(normal)`, ...common];
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const proc = startLogged(binary, args, logFile, goServerEnv());
+  const proc = startLogged(binary, args, logFile, ferretDbEnv());
   const uri = `mongodb://127.0.0.1:${port}/${opts.database}`;
   await waitForMongo(uri, proc, logFile, 'FerretDB');
   const how = `${binary} (${pg ? 'PostgreSQL' : 'SQLite'})`;

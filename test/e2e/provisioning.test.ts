@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import { provisionInfra } from '../../scripts/infra';
 import { isReachable } from '../../scripts/infra/net';
-import { goServerEnv } from '../../scripts/infra/process';
+import { Client } from 'pg';
+import { withoutTlsOnLoopback } from '../../scripts/infra/postgres';
+import { ferretDbEnv, goServerEnv } from '../../scripts/infra/process';
 import { schedule, DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS } from '../../src/config';
 import { requestedServers, testInfra } from '../helpers/root-hooks';
 
@@ -33,6 +35,48 @@ describe('provisioning', () => {
     for (const server of started) {
       const environ = fs.readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0');
       expect(environ, server.how).to.include('GOMAXPROCS=1');
+    }
+  });
+
+  it('starts FerretDB with GOGC=400 unless the caller set GOGC', function () {
+    expect(ferretDbEnv({ PATH: '/bin' })).to.deep.equal({ PATH: '/bin', GOMAXPROCS: '1', GOGC: '400' });
+    expect(ferretDbEnv({ GOGC: '100', GOMAXPROCS: '2' })).to.deep.equal({ GOGC: '100', GOMAXPROCS: '2' });
+    const mongo = testInfra().mongo;
+    if (!mongo.started || !mongo.pid || !/ferretdb/.test(mongo.how) || process.env.GOGC) this.skip();
+    const environ = fs.readFileSync(`/proc/${mongo.pid}/environ`, 'utf8').split('\0');
+    expect(environ).to.include('GOGC=400');
+  });
+
+  it('connects FerretDB to a PostgreSQL on loopback without TLS, unless the URL names an sslmode', async function () {
+    const url = (s: string) => {
+      const u = new URL(s);
+      withoutTlsOnLoopback(u);
+      return u.toString();
+    };
+    expect(url('postgres://postgres@127.0.0.1:5432/x')).to.equal('postgres://postgres@127.0.0.1:5432/x?sslmode=disable');
+    expect(url('postgres://u@localhost/x')).to.equal('postgres://u@localhost/x?sslmode=disable');
+    expect(url('postgres://u@[::1]:5432/x')).to.equal('postgres://u@[::1]:5432/x?sslmode=disable');
+    expect(url('postgres://u@127.0.0.1/x?sslmode=require')).to.equal('postgres://u@127.0.0.1/x?sslmode=require');
+    expect(url('postgres://u@db.example.com/x')).to.equal('postgres://u@db.example.com/x');
+
+    // The run's own FerretDB on PostgreSQL: every connection it holds to its database is unencrypted.
+    const mongo = testInfra().mongo;
+    if (!mongo.started || !mongo.pid || !/PostgreSQL/.test(mongo.how)) this.skip();
+    const arg = fs.readFileSync(`/proc/${mongo.pid}/cmdline`, 'utf8').split('\0').find((a) => a.startsWith('--postgresql-url='));
+    const pgUrl = new URL(arg!.slice('--postgresql-url='.length));
+    if (!['127.0.0.1', 'localhost', '[::1]'].includes(pgUrl.hostname)) this.skip();
+    expect(pgUrl.searchParams.get('sslmode')).to.equal('disable');
+    const client = new Client({ connectionString: pgUrl.toString() });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ ssl: boolean }>(
+        "SELECT s.ssl FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) WHERE a.datname = $1 AND a.backend_type = 'client backend' AND a.pid <> pg_backend_pid()",
+        [pgUrl.pathname.slice(1)],
+      );
+      expect(rows.length, 'FerretDB connections to its database').to.be.greaterThan(0);
+      expect(rows.map((r) => r.ssl)).to.not.include(true);
+    } finally {
+      await client.end();
     }
   });
 
