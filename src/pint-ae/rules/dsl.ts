@@ -24,8 +24,24 @@ type Step = ChildStep | '..';
 interface Parsed extends Array<Step> {
   up: number;
   simple: boolean;
+  /** The path as written (for error messages). */
+  text: string;
 }
 const parsed = new Map<string, Parsed>();
+
+/**
+ * A path parsed once, for call sites that run on every line: the helpers below also take the
+ * path as a string, which costs a Map lookup per call (~50 per line before these were parsed once).
+ */
+export type Path = Parsed;
+export const path = (text: string): Path => steps(text);
+
+/** A path argument: its text, or the same parsed once with `path()`. */
+export type PathArg = string | Path;
+
+function stepsOf(path: PathArg): Parsed {
+  return typeof path === 'string' ? steps(path) : path;
+}
 
 function steps(path: string): Parsed {
   let s = parsed.get(path);
@@ -41,6 +57,7 @@ function steps(path: string): Parsed {
     while (s[up] === '..') up++;
     s.up = up;
     s.simple = !s.slice(up).includes('..');
+    s.text = path;
     parsed.set(path, s);
   }
   return s;
@@ -76,8 +93,8 @@ function collect(el: El, st: Step[], from: number, out: El[] | undefined): El[] 
 }
 
 /** `el/path` as a node sequence in document order (child steps and `..`); do not mutate it. */
-export function p(el: El, path: string): El[] {
-  const st = steps(path);
+export function p(el: El, path: PathArg): El[] {
+  const st = stepsOf(path);
   if (st.simple) {
     // from one node, `..` steps lead to one node: no de-duplication needed
     const from = st.up === 0 ? el : ancestorAt(el, st.up);
@@ -139,13 +156,13 @@ function countAt(el: El, st: Step[], from: number): number {
 }
 
 /** `exists(el/path)`. */
-export function has(el: El, path: string): boolean {
-  return exists(el, steps(path), 0);
+export function has(el: El, path: PathArg): boolean {
+  return exists(el, stepsOf(path), 0);
 }
 
 /** `count(el/path)` (child steps only; `..` paths are counted without de-duplication, so avoid them). */
-export function count(el: El, path: string): number {
-  return countAt(el, steps(path), 0);
+export function count(el: El, path: PathArg): number {
+  return countAt(el, stepsOf(path), 0);
 }
 
 /** First node at `el/path[from..]` in document order, and whether there is a second one. */
@@ -168,29 +185,29 @@ function firstAt(el: El, st: Step[], from: number, found: El | undefined): El | 
  * walked without building node lists: rules read single values from every line, and the arrays were
  * a large share of what a validation allocated.
  */
-export function one(el: El, path: string): El | undefined {
-  const st = steps(path);
+export function one(el: El, path: PathArg): El | undefined {
+  const st = stepsOf(path);
   const from = st.simple ? ancestorAt(el, st.up) : null;
-  if (from === null || from.kids.length > 24) return opt(p(el, path), path);
+  if (from === null || from.kids.length > 24) return opt(p(el, st), st.text);
   secondFound = false;
   const found = firstAt(from, st, st.up, undefined);
-  if (secondFound) return opt(p(el, path), path); // the engine's error, with the real count
+  if (secondFound) return opt(p(el, st), st.text); // the engine's error, with the real count
   return found;
 }
 
 /** String value of the optional single node at `el/path` ('' when absent). */
-export function str1(el: El, path: string): string {
+export function str1(el: El, path: PathArg): string {
   const n = one(el, path);
   return n ? n.value : '';
 }
 
 /** `normalize-space(el/path)` with the engine's cardinality check. */
-export function ns1(el: El, path: string): string {
+export function ns1(el: El, path: PathArg): string {
   return normalizeSpace(str1(el, path));
 }
 
 /** `xs:decimal(el/path)`: undefined when absent. */
-export function dec1(el: El, path: string): Dec | undefined {
+export function dec1(el: El, path: PathArg): Dec | undefined {
   const n = one(el, path);
   return n === undefined ? undefined : decimalOf(n);
 }
@@ -198,7 +215,7 @@ export function dec1(el: El, path: string): Dec | undefined {
 const NO_VALUES: string[] = [];
 
 /** Values of attribute `name` on the nodes at `el/path` (do not mutate). */
-export function attrAt(el: El, path: string, name: string): string[] {
+export function attrAt(el: El, path: PathArg, name: string): string[] {
   let out: string[] | undefined;
   for (const n of p(el, path)) {
     const v = n.attr(name);
@@ -211,9 +228,9 @@ export function attrAt(el: El, path: string, name: string): string[] {
  * Does `el` match the (relative) match pattern `path`, e.g. 'cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory'?
  * A leading '/' anchors the first step at the document root.
  */
-export function matchesContext(el: El, path: string): boolean {
-  const anchored = path.charCodeAt(0) === 47; /* / */
-  const st = steps(anchored ? path.slice(1) : path);
+export function matchesContext(el: El, path: PathArg): boolean {
+  const anchored = typeof path === 'string' && path.charCodeAt(0) === 47; /* / */
+  const st = typeof path !== 'string' ? path : steps(anchored ? path.slice(1) : path);
   let cur: El | null = el;
   for (let i = st.length - 1; i >= 0; i--) {
     const s = st[i];
@@ -222,6 +239,16 @@ export function matchesContext(el: El, path: string): boolean {
     cur = cur.parent;
   }
   return anchored ? cur === null : true;
+}
+
+/**
+ * The match function of one or more relative patterns (`A | B`), e.g. contextIs('cac:Price/cac:AllowanceCharge'):
+ * the paths are parsed once, not looked up by their text on every element.
+ */
+export function contextIs(...texts: string[]): (el: El) => boolean {
+  const [a, b, ...rest] = texts.map(path);
+  if (rest.length > 0) throw new Error('contextIs takes one or two patterns');
+  return b === undefined ? (el) => matchesContext(el, a) : (el) => matchesContext(el, a) || matchesContext(el, b);
 }
 
 export function inLine(el: El): boolean {

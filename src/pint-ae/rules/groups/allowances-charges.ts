@@ -3,18 +3,29 @@
  * The tax-category rules on allowances/charges are in tax-category-rules.ts.
  */
 import { DecSum } from '../dec-sum';
-import { CAC, CBC, CREDIT_NOTE, INVOICE, cac, count, has, inLine, matchesContext, p } from '../dsl';
+import { CAC, CBC, CREDIT_NOTE, INVOICE, cac, contextIs, count, has, inLine, p, path } from '../dsl';
 import type { Ctx, Rule } from '../engine';
 import { isVat } from '../shared';
 import type { El } from '../xml';
 import { castableDecimalNodes, childText, normalizeSpace, numberOpt, someBoolInPattern, someEq } from '../xpath';
+
+/** Paths read on every line's allowances and charges, parsed once. */
+const P = {
+  amount: path('cbc:Amount'),
+  baseAmount: path('cbc:BaseAmount'),
+  factor: path('cbc:MultiplierFactorNumeric'),
+  reason: path('cbc:AllowanceChargeReason'),
+  reasonCode: path('cbc:AllowanceChargeReasonCode'),
+  priceAmount: path('../cbc:PriceAmount'),
+  categoryId: path('cac:TaxCategory/cbc:ID'),
+};
 
 const chargeIndicators = (el: El) => el.children(CBC, 'ChargeIndicator');
 
 /** normalize-space(cbc:ChargeIndicator/text()): all text nodes of all indicators, at most one. */
 const indicatorText = (el: El): string => normalizeSpace(childText(el, CBC, 'ChargeIndicator', 'cbc:ChargeIndicator/text()'));
 
-const hasReason = (el: El) => has(el, 'cbc:AllowanceChargeReason') || has(el, 'cbc:AllowanceChargeReasonCode');
+const hasReason = (el: El) => has(el, P.reason) || has(el, P.reasonCode);
 
 /** `not(parent::ubl:Invoice|parent::cn:CreditNote) or exists(cac:TaxCategory[VAT]/cbc:ID)` */
 function hasVatCategoryIfDocumentLevel(el: El, ctx: Ctx): boolean {
@@ -27,7 +38,7 @@ function hasVatCategoryIfDocumentLevel(el: El, ctx: Ctx): boolean {
 
 /** ibr-131-ae / ibr-146-ae: Amount = Base * Percentage / 100, as doubles (number()), exact or rounded to 2. */
 function amountMatchesPercentage(el: El): boolean {
-  if (!(has(el, 'cbc:BaseAmount') && has(el, 'cbc:MultiplierFactorNumeric'))) return true;
+  if (!(has(el, P.baseAmount) && has(el, P.factor))) return true;
   const amount = numberOpt(el.children(CBC, 'Amount'), 'cbc:Amount');
   const base = numberOpt(el.children(CBC, 'BaseAmount'), 'cbc:BaseAmount');
   const factor = numberOpt(el.children(CBC, 'MultiplierFactorNumeric'), 'cbc:MultiplierFactorNumeric');
@@ -37,8 +48,8 @@ function amountMatchesPercentage(el: El): boolean {
 }
 
 const baseAndFactorTogether = (el: El) => {
-  const m = has(el, 'cbc:MultiplierFactorNumeric');
-  const b = has(el, 'cbc:BaseAmount');
+  const m = has(el, P.factor);
+  const b = has(el, P.baseAmount);
   return !(m || b) || (m && b);
 };
 
@@ -49,7 +60,7 @@ export const allowanceChargeRules: Rule[] = [
     seq: 10,
     context: 'cac:Price/cac:AllowanceCharge',
     names: [cac('AllowanceCharge')],
-    match: (el) => matchesContext(el, 'cac:Price/cac:AllowanceCharge'),
+    match: contextIs('cac:Price/cac:AllowanceCharge'),
     asserts: [{ id: 'ibr-083', test: (el) => indicatorText(el) === 'false' }],
   },
   {
@@ -59,10 +70,10 @@ export const allowanceChargeRules: Rule[] = [
     names: [cac('AllowanceCharge')],
     match: (el) => someBoolInPattern(chargeIndicators(el), false),
     asserts: [
-      { id: 'ibr-sr-30', test: (el) => count(el, 'cbc:AllowanceChargeReason') <= 1 },
-      { id: 'ibr-031', test: (el) => inLine(el) || has(el, 'cbc:Amount') },
+      { id: 'ibr-sr-30', test: (el) => count(el, P.reason) <= 1 },
+      { id: 'ibr-031', test: (el) => inLine(el) || has(el, P.amount) },
       { id: 'ibr-033', test: (el) => inLine(el) || hasReason(el) },
-      { id: 'ibr-041', test: (el) => has(el, 'cbc:Amount') || !inLine(el) },
+      { id: 'ibr-041', test: (el) => has(el, P.amount) || !inLine(el) },
       { id: 'ibr-042', test: (el) => hasReason(el) || !inLine(el) },
     ],
   },
@@ -73,10 +84,10 @@ export const allowanceChargeRules: Rule[] = [
     names: [cac('AllowanceCharge')],
     match: (el) => someBoolInPattern(chargeIndicators(el), true),
     asserts: [
-      { id: 'ibr-036', test: (el) => inLine(el) || has(el, 'cbc:Amount') },
-      { id: 'ibr-sr-31', test: (el) => count(el, 'cbc:AllowanceChargeReason') <= 1 },
+      { id: 'ibr-036', test: (el) => inLine(el) || has(el, P.amount) },
+      { id: 'ibr-sr-31', test: (el) => count(el, P.reason) <= 1 },
       { id: 'ibr-038', test: (el) => inLine(el) || hasReason(el) },
-      { id: 'ibr-043', test: (el) => has(el, 'cbc:Amount') || !inLine(el) },
+      { id: 'ibr-043', test: (el) => has(el, P.amount) || !inLine(el) },
       { id: 'ibr-044', test: (el) => hasReason(el) },
     ],
   },
@@ -92,7 +103,7 @@ export const allowanceChargeRules: Rule[] = [
     seq: 14,
     context: 'cac:AllowanceCharge/cac:TaxCategory',
     names: [cac('TaxCategory')],
-    match: (el) => matchesContext(el, 'cac:AllowanceCharge/cac:TaxCategory'),
+    match: contextIs('cac:AllowanceCharge/cac:TaxCategory'),
     asserts: [{ id: 'ibr-sr-61', test: (el) => count(el, 'cbc:TaxExemptionReason') <= 1 }],
   },
 
@@ -102,13 +113,13 @@ export const allowanceChargeRules: Rule[] = [
     seq: 6,
     context: 'cac:Price/cac:AllowanceCharge',
     names: [cac('AllowanceCharge')],
-    match: (el) => matchesContext(el, 'cac:Price/cac:AllowanceCharge'),
+    match: contextIs('cac:Price/cac:AllowanceCharge'),
     asserts: [
       {
         id: 'aligned-ibrp-004',
         test: (el) => {
-          if (!has(el, 'cbc:BaseAmount')) return true;
-          const price = p(el, '../cbc:PriceAmount');
+          if (!has(el, P.baseAmount)) return true;
+          const price = p(el, P.priceAmount);
           const base = el.children(CBC, 'BaseAmount');
           const amount = el.children(CBC, 'Amount');
           if (!(castableDecimalNodes(price) && castableDecimalNodes(base) && castableDecimalNodes(amount))) return false;
@@ -131,8 +142,8 @@ export const allowanceChargeRules: Rule[] = [
       { id: 'aligned-ibrp-032', test: (el, ctx) => hasVatCategoryIfDocumentLevel(el, ctx) },
       { id: 'aligned-ibrp-057', test: baseAndFactorTogether },
       { id: 'ibr-131-ae', test: amountMatchesPercentage },
-      { id: 'ibr-115-ae', test: (el) => !someEq(p(el, 'cac:TaxCategory/cbc:ID'), 'N') },
-      { id: 'ibr-168-ae', test: (el) => !(someEq(p(el, 'cac:TaxCategory/cbc:ID'), 'E') && !has(el, 'cbc:AllowanceChargeReasonCode')) },
+      { id: 'ibr-115-ae', test: (el) => !someEq(p(el, P.categoryId), 'N') },
+      { id: 'ibr-168-ae', test: (el) => !(someEq(p(el, P.categoryId), 'E') && !has(el, P.reasonCode)) },
     ],
   },
   {
@@ -145,8 +156,8 @@ export const allowanceChargeRules: Rule[] = [
       { id: 'aligned-ibrp-037', test: (el, ctx) => hasVatCategoryIfDocumentLevel(el, ctx) },
       { id: 'aligned-ibrp-058', test: baseAndFactorTogether },
       { id: 'ibr-146-ae', test: amountMatchesPercentage },
-      { id: 'ibr-114-ae', test: (el) => !someEq(p(el, 'cac:TaxCategory/cbc:ID'), 'N') },
-      { id: 'ibr-169-ae', test: (el) => !(someEq(p(el, 'cac:TaxCategory/cbc:ID'), 'E') && !has(el, 'cbc:AllowanceChargeReasonCode')) },
+      { id: 'ibr-114-ae', test: (el) => !someEq(p(el, P.categoryId), 'N') },
+      { id: 'ibr-169-ae', test: (el) => !(someEq(p(el, P.categoryId), 'E') && !has(el, P.reasonCode)) },
     ],
   },
 ];

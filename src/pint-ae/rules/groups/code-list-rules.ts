@@ -4,7 +4,7 @@
  * the official .sch by scripts/pint-ae/gen-rule-tables.ts.
  */
 import * as CL from '../../codelists';
-import { CAC, CBC, cbc, matchesContext } from '../dsl';
+import { CAC, CBC, cbc, contextIs } from '../dsl';
 import type { Rule } from '../engine';
 import type { El } from '../xml';
 import { normalizeSpace, someBoolInPattern, someEq } from '../xpath';
@@ -38,6 +38,12 @@ const AMOUNTS = [
 ];
 
 const withAttr = (name: string) => (el: El) => el.attr(name) !== undefined;
+
+/** `context[@name]`: the pattern's path parsed once, no closure made per element. */
+const contextWithAttr = (context: string, name: string) => {
+  const matches = contextIs(context);
+  return (el: El) => matches(el) && el.attr(name) !== undefined;
+};
 
 export const codeListRules: Rule[] = [
   // ---- PINT-UBL-validation, Codesmodel
@@ -97,7 +103,7 @@ export const codeListRules: Rule[] = [
     seq: 6,
     context: 'cac:PartyIdentification/cbc:ID[@schemeID]',
     names: [cbc('ID')],
-    match: (el) => matchesContext(el, 'cac:PartyIdentification/cbc:ID') && withAttr('schemeID')(el),
+    match: contextWithAttr('cac:PartyIdentification/cbc:ID', 'schemeID'),
     asserts: [
       {
         id: 'ibr-cl-10',
@@ -113,7 +119,7 @@ export const codeListRules: Rule[] = [
     seq: 7,
     context: 'cac:PartyLegalEntity/cbc:CompanyID[@schemeID]',
     names: [cbc('CompanyID')],
-    match: (el) => matchesContext(el, 'cac:PartyLegalEntity/cbc:CompanyID') && withAttr('schemeID')(el),
+    match: contextWithAttr('cac:PartyLegalEntity/cbc:CompanyID', 'schemeID'),
     asserts: [{ id: 'ibr-cl-11', test: attribute('schemeID', CL.ICD) }],
   },
   {
@@ -121,7 +127,7 @@ export const codeListRules: Rule[] = [
     seq: 8,
     context: 'cac:CommodityClassification/cbc:ItemClassificationCode[@listID]',
     names: [cbc('ItemClassificationCode')],
-    match: (el) => matchesContext(el, 'cac:CommodityClassification/cbc:ItemClassificationCode') && withAttr('listID')(el),
+    match: contextWithAttr('cac:CommodityClassification/cbc:ItemClassificationCode', 'listID'),
     asserts: [{ id: 'ibr-cl-13', test: attribute('listID', CL.UNCL7143) }],
   },
   {
@@ -129,7 +135,7 @@ export const codeListRules: Rule[] = [
     seq: 9,
     context: 'cac:Country/cbc:IdentificationCode',
     names: [cbc('IdentificationCode')],
-    match: (el) => matchesContext(el, 'cac:Country/cbc:IdentificationCode'),
+    match: contextIs('cac:Country/cbc:IdentificationCode'),
     asserts: [{ id: 'ibr-cl-14', test: ownValue(CL.ISO3166) }],
   },
   {
@@ -137,7 +143,7 @@ export const codeListRules: Rule[] = [
     seq: 10,
     context: 'cac:OriginCountry/cbc:IdentificationCode',
     names: [cbc('IdentificationCode')],
-    match: (el) => matchesContext(el, 'cac:OriginCountry/cbc:IdentificationCode'),
+    match: contextIs('cac:OriginCountry/cbc:IdentificationCode'),
     asserts: [{ id: 'ibr-cl-15', test: ownValue(CL.ISO3166) }],
   },
   {
@@ -145,7 +151,7 @@ export const codeListRules: Rule[] = [
     seq: 11,
     context: 'cac:PaymentMeans/cbc:PaymentMeansCode',
     names: [cbc('PaymentMeansCode')],
-    match: (el) => matchesContext(el, 'cac:PaymentMeans/cbc:PaymentMeansCode'),
+    match: contextIs('cac:PaymentMeans/cbc:PaymentMeansCode'),
     asserts: [{ id: 'ibr-cl-16', test: ownValue(CL.UNCL4461) }],
   },
   {
@@ -169,7 +175,7 @@ export const codeListRules: Rule[] = [
     seq: 14,
     context: 'cac:StandardItemIdentification/cbc:ID[@schemeID]',
     names: [cbc('ID')],
-    match: (el) => matchesContext(el, 'cac:StandardItemIdentification/cbc:ID') && withAttr('schemeID')(el),
+    match: contextWithAttr('cac:StandardItemIdentification/cbc:ID', 'schemeID'),
     asserts: [{ id: 'ibr-cl-21', test: attribute('schemeID', CL.ICD) }],
   },
   {
@@ -202,7 +208,7 @@ export const codeListRules: Rule[] = [
     seq: 18,
     context: 'cac:DeliveryLocation/cbc:ID[@schemeID]',
     names: [cbc('ID')],
-    match: (el) => matchesContext(el, 'cac:DeliveryLocation/cbc:ID') && withAttr('schemeID')(el),
+    match: contextWithAttr('cac:DeliveryLocation/cbc:ID', 'schemeID'),
     asserts: [{ id: 'ibr-cl-26', test: attribute('schemeID', CL.ICD) }],
   },
 
@@ -212,7 +218,7 @@ export const codeListRules: Rule[] = [
     seq: 1,
     context: 'cac:DiscrepancyResponse/cbc:ResponseCode',
     names: [cbc('ResponseCode')],
-    match: (el) => matchesContext(el, 'cac:DiscrepancyResponse/cbc:ResponseCode'),
+    match: contextIs('cac:DiscrepancyResponse/cbc:ResponseCode'),
     asserts: [{ id: 'ibr-001-ae', test: ownValue(CL.CREDIT_REASON) }],
   },
   {
@@ -236,7 +242,7 @@ export const codeListRules: Rule[] = [
     seq: 4,
     context: 'cac:InvoicePeriod/cbc:DescriptionCode',
     names: [cbc('DescriptionCode')],
-    match: (el) => matchesContext(el, 'cac:InvoicePeriod/cbc:DescriptionCode'),
+    match: contextIs('cac:InvoicePeriod/cbc:DescriptionCode'),
     asserts: [{ id: 'ibr-005-ae', test: ownValue(CL.FREQ_BILLING) }],
   },
   {
@@ -244,7 +250,7 @@ export const codeListRules: Rule[] = [
     seq: 5,
     context: 'cac:TaxCategory/cbc:ID | cac:ClassifiedTaxCategory/cbc:ID',
     names: [cbc('ID')],
-    match: (el) => matchesContext(el, 'cac:TaxCategory/cbc:ID') || matchesContext(el, 'cac:ClassifiedTaxCategory/cbc:ID'),
+    match: contextIs('cac:TaxCategory/cbc:ID', 'cac:ClassifiedTaxCategory/cbc:ID'),
     asserts: [{ id: 'ibr-139-ae', test: ownValue(CL.TAX_CATEGORY) }],
   },
   {

@@ -2,7 +2,7 @@
  * Document level: the Invoice / CreditNote element itself (both files), document references,
  * periods, payment, delivery, dates, times, attachments and empty elements.
  */
-import { CAC, CBC, CREDIT_NOTE, INVOICE, cac, cbc, count, has, matchesContext, ns1, p, str1, typeCodes } from '../dsl';
+import { CAC, CBC, CREDIT_NOTE, INVOICE, cac, cbc, count, has, contextIs, matchesContext, ns1, p, str1, typeCodes } from '../dsl';
 import { memoKey, type Ctx, type Rule } from '../engine';
 import { categoryCode, isVat, isVatNoNormalize, union } from '../shared';
 import type { El } from '../xml';
@@ -492,7 +492,7 @@ export const documentRules: Rule[] = [
     seq: 30,
     context: 'cac:PaymentMeans/cac:PayeeFinancialAccount/cac:FinancialInstitutionBranch/cac:Address',
     names: [cac('Address')],
-    match: (el) => matchesContext(el, 'cac:PaymentMeans/cac:PayeeFinancialAccount/cac:FinancialInstitutionBranch/cac:Address'),
+    match: contextIs('cac:PaymentMeans/cac:PayeeFinancialAccount/cac:FinancialInstitutionBranch/cac:Address'),
     asserts: [{ id: 'ibr-sr-59', test: (el) => count(el, 'cac:AddressLine/cbc:Line') <= 1 }],
   },
   {

@@ -2,7 +2,7 @@
  * Invoice / credit note lines: line fields, periods, items, prices, BTAE-08/BTAE-10 (both files).
  * The per-line tax category rules are in tax-category-rules.ts.
  */
-import { CAC, CBC, attrAt, cac, cbc, count, has, matchesContext, ns1, one, p, typeCodes } from '../dsl';
+import { CAC, CBC, attrAt, cac, cbc, count, has, matchesContext, ns1, one, p, path, typeCodes, type PathArg } from '../dsl';
 import type { Rule } from '../engine';
 import { categoryCode } from '../shared';
 import type { El } from '../xml';
@@ -19,11 +19,49 @@ import {
   type NumOp,
 } from '../xpath';
 
-/** The match `cac:InvoiceLine/X | cac:CreditNoteLine/X` (both paths built once, not per element). */
+/** The match `cac:InvoiceLine/X | cac:CreditNoteLine/X` (both paths parsed once, not per element). */
 const underLine = (rest: string) => {
-  const invoice = `cac:InvoiceLine/${rest}`;
-  const credit = `cac:CreditNoteLine/${rest}`;
+  const invoice = path(`cac:InvoiceLine/${rest}`);
+  const credit = path(`cac:CreditNoteLine/${rest}`);
   return (el: El) => matchesContext(el, invoice) || matchesContext(el, credit);
+};
+
+/** Paths these rules read on every line, parsed once (a path given as a string is a Map lookup per call). */
+const P = {
+  id: path('cbc:ID'),
+  note: path('cbc:Note'),
+  description: path('cbc:Description'),
+  startDate: path('cbc:StartDate'),
+  endDate: path('cbc:EndDate'),
+  descriptionCode: path('cbc:DescriptionCode'),
+  invoicePeriod: path('cac:InvoicePeriod'),
+  invoicedQuantity: path('cbc:InvoicedQuantity'),
+  creditedQuantity: path('cbc:CreditedQuantity'),
+  lineExtensionAmount: path('cbc:LineExtensionAmount'),
+  orderLineId: path('cac:OrderLineReference/cbc:LineID'),
+  priceAmount: path('cac:Price/cbc:PriceAmount'),
+  baseQuantity: path('cac:Price/cbc:BaseQuantity'),
+  priceBaseAmount: path('cac:Price/cac:AllowanceCharge/cbc:BaseAmount'),
+  priceChargeAmount: path('cac:Price/cac:AllowanceCharge/cbc:Amount'),
+  itemName: path('cac:Item/cbc:Name'),
+  ownBaseQuantity: path('cbc:BaseQuantity'), // on cac:Price
+  ownChargeBaseAmount: path('cac:AllowanceCharge/cbc:BaseAmount'), // on cac:Price
+  itemDescription: path('cac:Item/cbc:Description'),
+  lineCategory: path('cac:Item/cac:ClassifiedTaxCategory'),
+  lineCategoryId: path('cac:Item/cac:ClassifiedTaxCategory/cbc:ID'),
+  lineCategoryPercent: path('cac:Item/cac:ClassifiedTaxCategory/cbc:Percent'),
+  lineExemptionReason: path('cac:Item/cac:ClassifiedTaxCategory/cbc:TaxExemptionReason'),
+  lineExemptionCode: path('cac:Item/cac:ClassifiedTaxCategory/cbc:TaxExemptionReasonCode'),
+  invoiceLineCategory: path('cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory'),
+  extensionTaxAmount: path('cac:ItemPriceExtension/cac:TaxTotal/cbc:TaxAmount'),
+  extensionAmount: path('cac:ItemPriceExtension/cbc:Amount'),
+  lineInvoicedQuantity: path('../../cbc:InvoicedQuantity'),
+  lineCreditedQuantity: path('../../cbc:CreditedQuantity'),
+  categoryId: path('cac:ClassifiedTaxCategory/cbc:ID'),
+  natureCode: path('cac:CommodityClassification/cbc:NatureCode'),
+  commodityCode: path('cac:CommodityClassification/cbc:CommodityCode'),
+  classificationCode: path('cac:CommodityClassification/cbc:ItemClassificationCode'),
+  additionalItemId: path('cac:AdditionalItemIdentification/cbc:ID'),
 };
 
 /**
@@ -41,8 +79,8 @@ function linePeriodWithinDocument(el: El, local: 'StartDate' | 'EndDate', op: Nu
 
 /** ibr-029 / ibr-030: EndDate >= StartDate when both are given. */
 function periodOrdered(el: El): boolean {
-  const hasEnd = has(el, 'cbc:EndDate');
-  const hasStart = has(el, 'cbc:StartDate');
+  const hasEnd = has(el, P.endDate);
+  const hasStart = has(el, P.startDate);
   if (hasEnd && hasStart) {
     const end = dateOpt(el.children(CBC, 'EndDate'), 'cbc:EndDate');
     const start = dateOpt(el.children(CBC, 'StartDate'), 'cbc:StartDate');
@@ -77,7 +115,7 @@ function hasChildValue(el: El, local: string, value: string): boolean {
 }
 
 /** xs:double of the optional single node at `el/path` (cardinality error when several). */
-function oneDouble(el: El, path: string): number | undefined {
+function oneDouble(el: El, path: PathArg): number | undefined {
   const n = one(el, path);
   return n === undefined ? undefined : toDouble(n.value);
 }
@@ -101,11 +139,11 @@ function quantityDouble(line: El): number | undefined {
  * official order (a cast or cardinality error in an earlier operand wins), without node lists.
  */
 function lineNetAmountConsistent(line: El): boolean {
-  const lea = oneDouble(line, 'cbc:LineExtensionAmount');
+  const lea = oneDouble(line, P.lineExtensionAmount);
   const left = lea === undefined ? undefined : Math.round(lea * 100) / 100;
   const qty = quantityDouble(line);
-  const price = oneDouble(line, 'cac:Price/cbc:PriceAmount');
-  const base = oneDouble(line, 'cac:Price/cbc:BaseQuantity');
+  const price = oneDouble(line, P.priceAmount);
+  const base = oneDouble(line, P.baseQuantity);
   const charges = lineChargeSum(line, 'true');
   const allowances = lineChargeSum(line, 'false');
   if (left === undefined || qty === undefined || price === undefined || base === undefined) return false;
@@ -121,28 +159,28 @@ export const lineRules: Rule[] = [
     context: 'cac:InvoiceLine | cac:CreditNoteLine',
     names: [cac('InvoiceLine'), cac('CreditNoteLine')],
     asserts: [
-      { id: 'ibr-021', test: (el) => ns1(el, 'cbc:ID') !== '' },
-      { id: 'ibr-022', test: (el) => has(el, 'cbc:InvoicedQuantity') || has(el, 'cbc:CreditedQuantity') },
+      { id: 'ibr-021', test: (el) => ns1(el, P.id) !== '' },
+      { id: 'ibr-022', test: (el) => has(el, P.invoicedQuantity) || has(el, P.creditedQuantity) },
       {
         id: 'ibr-023',
-        test: (el) => attrAt(el, 'cbc:InvoicedQuantity', 'unitCode').length > 0 || attrAt(el, 'cbc:CreditedQuantity', 'unitCode').length > 0,
+        test: (el) => attrAt(el, P.invoicedQuantity, 'unitCode').length > 0 || attrAt(el, P.creditedQuantity, 'unitCode').length > 0,
       },
-      { id: 'ibr-024', test: (el) => has(el, 'cbc:LineExtensionAmount') },
-      { id: 'ibr-025', test: (el) => ns1(el, 'cac:Item/cbc:Name') !== '' },
-      { id: 'ibr-026', test: (el) => has(el, 'cac:Price/cbc:PriceAmount') },
-      { id: 'ibr-027', test: (el) => someNum(p(el, 'cac:Price/cbc:PriceAmount'), '>=', 0) },
+      { id: 'ibr-024', test: (el) => has(el, P.lineExtensionAmount) },
+      { id: 'ibr-025', test: (el) => ns1(el, P.itemName) !== '' },
+      { id: 'ibr-026', test: (el) => has(el, P.priceAmount) },
+      { id: 'ibr-027', test: (el) => someNum(p(el, P.priceAmount), '>=', 0) },
       {
         id: 'ibr-028',
         test: (el) => {
-          const bases = p(el, 'cac:Price/cac:AllowanceCharge/cbc:BaseAmount');
+          const bases = p(el, P.priceBaseAmount);
           return someNum(bases, '>=', 0) || bases.length === 0;
         },
       },
       {
         id: 'ibr-087',
         test: (el) => {
-          if (!has(el, 'cac:Price/cbc:BaseQuantity')) return true;
-          const q = decOpt(p(el, 'cac:Price/cbc:BaseQuantity'), 'cac:Price/cbc:BaseQuantity');
+          if (!has(el, P.baseQuantity)) return true;
+          const q = decOpt(p(el, P.baseQuantity), 'cac:Price/cbc:BaseQuantity');
           return q !== undefined && isPositiveDec(q);
         },
       },
@@ -150,12 +188,12 @@ export const lineRules: Rule[] = [
         id: 'ibr-089',
         test: (el) => el.children(CAC, 'DocumentReference').filter((r) => someNum(r.children(CBC, 'DocumentTypeCode'), '=', 130)).length <= 1,
       },
-      { id: 'ibr-109', test: (el) => count(el, 'cac:OrderLineReference/cbc:LineID') <= 1 },
-      { id: 'ibr-110', test: (el) => count(el, 'cac:InvoicePeriod') <= 1 },
-      { id: 'ibr-111', test: (el) => count(el, 'cac:Price/cac:AllowanceCharge/cbc:Amount') <= 1 },
-      { id: 'ibr-sr-34', test: (el) => count(el, 'cbc:Note') <= 1 },
-      { id: 'ibr-sr-38', test: (el) => count(el, 'cac:Item/cac:ClassifiedTaxCategory/cbc:TaxExemptionReason') <= 1 },
-      { id: 'ibr-sr-50', test: (el) => count(el, 'cac:Item/cbc:Description') <= 1 },
+      { id: 'ibr-109', test: (el) => count(el, P.orderLineId) <= 1 },
+      { id: 'ibr-110', test: (el) => count(el, P.invoicePeriod) <= 1 },
+      { id: 'ibr-111', test: (el) => count(el, P.priceChargeAmount) <= 1 },
+      { id: 'ibr-sr-34', test: (el) => count(el, P.note) <= 1 },
+      { id: 'ibr-sr-38', test: (el) => count(el, P.lineExemptionReason) <= 1 },
+      { id: 'ibr-sr-50', test: (el) => count(el, P.itemDescription) <= 1 },
     ],
   },
   {
@@ -168,7 +206,7 @@ export const lineRules: Rule[] = [
       { id: 'ibr-085', test: (el) => linePeriodWithinDocument(el, 'StartDate', '>=') },
       { id: 'ibr-086', test: (el) => linePeriodWithinDocument(el, 'EndDate', '<=') },
       { id: 'ibr-030', test: periodOrdered },
-      { id: 'ibr-co-20', test: (el) => has(el, 'cbc:StartDate') || has(el, 'cbc:EndDate') },
+      { id: 'ibr-co-20', test: (el) => has(el, P.startDate) || has(el, P.endDate) },
     ],
   },
   {
@@ -181,9 +219,9 @@ export const lineRules: Rule[] = [
       {
         id: 'ibr-co-19',
         test: (el) =>
-          has(el, 'cbc:StartDate') ||
-          has(el, 'cbc:EndDate') ||
-          (has(el, 'cbc:DescriptionCode') && !has(el, 'cbc:StartDate') && !has(el, 'cbc:EndDate')),
+          has(el, P.startDate) ||
+          has(el, P.endDate) ||
+          (has(el, P.descriptionCode) && !has(el, P.startDate) && !has(el, P.endDate)),
       },
     ],
   },
@@ -216,24 +254,24 @@ export const lineRules: Rule[] = [
     seq: 28,
     context: 'cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory',
     names: [cac('ClassifiedTaxCategory')],
-    match: (el) => matchesContext(el, 'cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory'),
-    asserts: [{ id: 'ibr-sr-58', test: (el) => has(el, 'cbc:ID') }],
+    match: (el) => matchesContext(el, P.invoiceLineCategory),
+    asserts: [{ id: 'ibr-sr-58', test: (el) => has(el, P.id) }],
   },
   {
     pattern: 'UBL-model',
     seq: 48,
     context: 'cac:Price/cbc:BaseQuantity[@unitCode]',
     names: [cbc('BaseQuantity')],
-    match: (el) => matchesContext(el, 'cac:Price/cbc:BaseQuantity') && el.attr('unitCode') !== undefined,
+    match: (el) => matchesContext(el, P.baseQuantity) && el.attr('unitCode') !== undefined,
     asserts: [
       {
         id: 'ibr-088',
         test: (el) => {
           const unit = el.attr('unitCode')!;
           return (
-            !(has(el, '../../cbc:InvoicedQuantity') || has(el, '../../cbc:CreditedQuantity')) ||
-            attrAt(el, '../../cbc:InvoicedQuantity', 'unitCode').includes(unit) ||
-            attrAt(el, '../../cbc:CreditedQuantity', 'unitCode').includes(unit)
+            !(has(el, P.lineInvoicedQuantity) || has(el, P.lineCreditedQuantity)) ||
+            attrAt(el, P.lineInvoicedQuantity, 'unitCode').includes(unit) ||
+            attrAt(el, P.lineCreditedQuantity, 'unitCode').includes(unit)
           );
         },
       },
@@ -263,7 +301,7 @@ export const lineRules: Rule[] = [
     seq: 7,
     context: 'cac:Price',
     names: [cac('Price')],
-    asserts: [{ id: 'ibr-126-ae', test: (el) => has(el, 'cbc:BaseQuantity') && has(el, 'cac:AllowanceCharge/cbc:BaseAmount') }],
+    asserts: [{ id: 'ibr-126-ae', test: (el) => has(el, P.ownBaseQuantity) && has(el, P.ownChargeBaseAmount) }],
   },
   {
     pattern: 'UBL-modelaligned',
@@ -274,33 +312,33 @@ export const lineRules: Rule[] = [
       {
         id: 'ibr-104-ae',
         test: (el) => {
-          const taxable = p(el, 'cac:Item/cac:ClassifiedTaxCategory').some((ctc) => categoryCode(ctc) !== 'E');
-          return !taxable || (has(el, 'cac:ItemPriceExtension/cac:TaxTotal/cbc:TaxAmount') && has(el, 'cac:ItemPriceExtension/cbc:Amount'));
+          const taxable = p(el, P.lineCategory).some((ctc) => categoryCode(ctc) !== 'E');
+          return !taxable || (has(el, P.extensionTaxAmount) && has(el, P.extensionAmount));
         },
       },
       {
         id: 'ibr-111-ae',
         test: (el) => {
-          const n = someEq(p(el, 'cac:Item/cac:ClassifiedTaxCategory/cbc:ID'), 'N');
-          return (n && someNum(p(el, 'cac:Item/cac:ClassifiedTaxCategory/cbc:Percent'), '>', 0)) || !n;
+          const n = someEq(p(el, P.lineCategoryId), 'N');
+          return (n && someNum(p(el, P.lineCategoryPercent), '>', 0)) || !n;
         },
       },
-      { id: 'ibr-145-ae', test: (el) => has(el, 'cac:Item/cac:ClassifiedTaxCategory') },
+      { id: 'ibr-145-ae', test: (el) => has(el, P.lineCategory) },
       { id: 'ibr-147-ae', test: lineNetAmountConsistent },
       {
         id: 'ibr-167-ae',
         test: (el) =>
-          !(someEq(p(el, 'cac:Item/cac:ClassifiedTaxCategory/cbc:ID'), 'E') && !has(el, 'cac:Item/cac:ClassifiedTaxCategory/cbc:TaxExemptionReasonCode')),
+          !(someEq(p(el, P.lineCategoryId), 'E') && !has(el, P.lineExemptionCode)),
       },
       {
         id: 'ibr-123-ae',
         test: (el) => {
           const codes = el.parent ? typeCodes(el.parent) : [];
           const outOfScope = someEq(codes, '81') || someEq(codes, '480');
-          return (outOfScope && count(el, 'cac:Item/cac:ClassifiedTaxCategory') === 1) || !outOfScope;
+          return (outOfScope && count(el, P.lineCategory) === 1) || !outOfScope;
         },
       },
-      { id: 'ibr-194-ae', test: (el) => has(el, 'cac:ItemPriceExtension/cbc:Amount') },
+      { id: 'ibr-194-ae', test: (el) => has(el, P.extensionAmount) },
     ],
   },
   {
@@ -309,35 +347,35 @@ export const lineRules: Rule[] = [
     context: 'cac:Item',
     names: [cac('Item')],
     asserts: [
-      { id: 'ibr-125-ae', test: (el) => has(el, 'cbc:Description') },
+      { id: 'ibr-125-ae', test: (el) => has(el, P.description) },
       {
         id: 'ibr-166-ae',
-        test: (el) => !someEq(p(el, 'cac:ClassifiedTaxCategory/cbc:ID'), 'AE') || has(el, 'cac:CommodityClassification/cbc:NatureCode'),
+        test: (el) => !someEq(p(el, P.categoryId), 'AE') || has(el, P.natureCode),
       },
       {
         id: 'ibr-184-ae',
-        test: (el) => !someEq(p(el, 'cac:CommodityClassification/cbc:CommodityCode'), 'G') || has(el, 'cac:CommodityClassification/cbc:ItemClassificationCode'),
+        test: (el) => !someEq(p(el, P.commodityCode), 'G') || has(el, P.classificationCode),
       },
       {
         id: 'ibr-185-ae',
-        test: (el) => !someEq(p(el, 'cac:CommodityClassification/cbc:CommodityCode'), 'S') || has(el, 'cac:AdditionalItemIdentification/cbc:ID'),
+        test: (el) => !someEq(p(el, P.commodityCode), 'S') || has(el, P.additionalItemId),
       },
       {
         id: 'ibr-186-ae',
         test: (el) =>
-          !someEq(p(el, 'cac:CommodityClassification/cbc:CommodityCode'), 'B') ||
-          (has(el, 'cac:CommodityClassification/cbc:ItemClassificationCode') && has(el, 'cac:AdditionalItemIdentification/cbc:ID')),
+          !someEq(p(el, P.commodityCode), 'B') ||
+          (has(el, P.classificationCode) && has(el, P.additionalItemId)),
       },
       { id: 'ibr-187-ae', test: () => true },
       {
         id: 'ibr-188-ae',
         test: (el) =>
-          !has(el, 'cac:CommodityClassification/cbc:ItemClassificationCode') ||
-          someEq(attrAt(el, 'cac:CommodityClassification/cbc:ItemClassificationCode', 'listID'), 'HS'),
+          !has(el, P.classificationCode) ||
+          someEq(attrAt(el, P.classificationCode, 'listID'), 'HS'),
       },
       {
         id: 'ibr-189-ae',
-        test: (el) => !has(el, 'cac:AdditionalItemIdentification/cbc:ID') || someEq(attrAt(el, 'cac:AdditionalItemIdentification/cbc:ID', 'schemeID'), 'SAC'),
+        test: (el) => !has(el, P.additionalItemId) || someEq(attrAt(el, P.additionalItemId, 'schemeID'), 'SAC'),
       },
     ],
   },

@@ -3,7 +3,7 @@
  * (both official files).
  */
 import { EMIRATE_CODES, PASSPORT_COUNTRY } from '../../codelists';
-import { CAC, CBC, attrAt, cac, cbc, count, has, matchesContext, ns1, p, str1 } from '../dsl';
+import { CAC, CBC, attrAt, cac, cbc, count, has, contextIs, matchesContext, ns1, p, str1 } from '../dsl';
 import type { Ctx, Rule } from '../engine';
 import { isVat } from '../shared';
 import type { El } from '../xml';
@@ -56,7 +56,7 @@ export const partyRules: Rule[] = [
     seq: 16,
     context: 'cac:AccountingCustomerParty/cac:Party',
     names: [cac('Party')],
-    match: (el) => matchesContext(el, 'cac:AccountingCustomerParty/cac:Party'),
+    match: contextIs('cac:AccountingCustomerParty/cac:Party'),
     asserts: [{ id: 'ibr-080', test: (el) => has(el, 'cbc:EndpointID') }],
   },
   {
@@ -64,7 +64,7 @@ export const partyRules: Rule[] = [
     seq: 17,
     context: 'cac:AccountingCustomerParty/cac:Party/cbc:EndpointID',
     names: [cbc('EndpointID')],
-    match: (el) => matchesContext(el, 'cac:AccountingCustomerParty/cac:Party/cbc:EndpointID'),
+    match: contextIs('cac:AccountingCustomerParty/cac:Party/cbc:EndpointID'),
     asserts: [{ id: 'ibr-063', test: (el) => el.attr('schemeID') !== undefined }],
   },
   {
@@ -72,7 +72,7 @@ export const partyRules: Rule[] = [
     seq: 18,
     context: 'cac:AccountingCustomerParty/cac:Party/cac:PostalAddress',
     names: [cac('PostalAddress')],
-    match: (el) => matchesContext(el, 'cac:AccountingCustomerParty/cac:Party/cac:PostalAddress'),
+    match: contextIs('cac:AccountingCustomerParty/cac:Party/cac:PostalAddress'),
     asserts: [
       { id: 'ibr-011', test: (el) => ns1(el, 'cac:Country/cbc:IdentificationCode') !== '' },
       { id: 'ibr-sr-54', test: (el) => count(el, 'cac:AddressLine/cbc:Line') <= 1 },
@@ -83,7 +83,7 @@ export const partyRules: Rule[] = [
     seq: 19,
     context: 'cac:Delivery/cac:DeliveryLocation/cac:Address',
     names: [cac('Address')],
-    match: (el) => matchesContext(el, 'cac:Delivery/cac:DeliveryLocation/cac:Address'),
+    match: contextIs('cac:Delivery/cac:DeliveryLocation/cac:Address'),
     asserts: [
       { id: 'ibr-057', test: (el) => has(el, 'cac:Country/cbc:IdentificationCode') },
       { id: 'ibr-sr-56', test: (el) => count(el, 'cac:AddressLine/cbc:Line') <= 1 },
@@ -117,7 +117,7 @@ export const partyRules: Rule[] = [
     seq: 35,
     context: 'cac:AccountingSupplierParty/cac:Party',
     names: [cac('Party')],
-    match: (el) => matchesContext(el, 'cac:AccountingSupplierParty/cac:Party'),
+    match: contextIs('cac:AccountingSupplierParty/cac:Party'),
     asserts: [
       {
         id: 'ibr-co-26',
@@ -132,7 +132,7 @@ export const partyRules: Rule[] = [
     seq: 36,
     context: 'cac:AccountingSupplierParty/cac:Party/cbc:EndpointID',
     names: [cbc('EndpointID')],
-    match: (el) => matchesContext(el, 'cac:AccountingSupplierParty/cac:Party/cbc:EndpointID'),
+    match: contextIs('cac:AccountingSupplierParty/cac:Party/cbc:EndpointID'),
     asserts: [{ id: 'ibr-062', test: (el) => el.attr('schemeID') !== undefined }],
   },
   {
@@ -140,7 +140,7 @@ export const partyRules: Rule[] = [
     seq: 37,
     context: 'cac:AccountingSupplierParty/cac:Party/cac:PostalAddress',
     names: [cac('PostalAddress')],
-    match: (el) => matchesContext(el, 'cac:AccountingSupplierParty/cac:Party/cac:PostalAddress'),
+    match: contextIs('cac:AccountingSupplierParty/cac:Party/cac:PostalAddress'),
     asserts: [
       { id: 'ibr-009', test: (el) => ns1(el, 'cac:Country/cbc:IdentificationCode') !== '' },
       { id: 'ibr-sr-53', test: (el) => count(el, 'cac:AddressLine/cbc:Line') <= 1 },
@@ -164,7 +164,7 @@ export const partyRules: Rule[] = [
     seq: 39,
     context: 'cac:TaxRepresentativeParty/cac:PostalAddress',
     names: [cac('PostalAddress')],
-    match: (el) => matchesContext(el, 'cac:TaxRepresentativeParty/cac:PostalAddress'),
+    match: contextIs('cac:TaxRepresentativeParty/cac:PostalAddress'),
     asserts: [
       { id: 'ibr-020', test: (el) => ns1(el, 'cac:Country/cbc:IdentificationCode') !== '' },
       { id: 'ibr-sr-55', test: (el) => count(el, 'cac:AddressLine/cbc:Line') <= 1 },
@@ -184,7 +184,7 @@ export const partyRules: Rule[] = [
     seq: 1,
     context: 'cac:AccountingCustomerParty/cac:Party',
     names: [cac('Party')],
-    match: (el) => matchesContext(el, 'cac:AccountingCustomerParty/cac:Party'),
+    match: contextIs('cac:AccountingCustomerParty/cac:Party'),
     asserts: [
       { id: 'ibr-010-ae', test: passportCountryGiven },
       { id: 'ibr-101-ae', test: tradeLicenceAuthorityGiven },
@@ -225,7 +225,7 @@ export const partyRules: Rule[] = [
     seq: 3,
     context: 'cac:AccountingCustomerParty/cac:Party/cac:PostalAddress',
     names: [cac('PostalAddress')],
-    match: (el) => matchesContext(el, 'cac:AccountingCustomerParty/cac:Party/cac:PostalAddress'),
+    match: contextIs('cac:AccountingCustomerParty/cac:Party/cac:PostalAddress'),
     asserts: [{ id: 'ibr-144-ae', test: addressComplete }],
   },
   {
@@ -233,7 +233,7 @@ export const partyRules: Rule[] = [
     seq: 4,
     context: 'cac:AccountingSupplierParty/cac:Party/cac:PostalAddress',
     names: [cac('PostalAddress')],
-    match: (el) => matchesContext(el, 'cac:AccountingSupplierParty/cac:Party/cac:PostalAddress'),
+    match: contextIs('cac:AccountingSupplierParty/cac:Party/cac:PostalAddress'),
     asserts: [{ id: 'ibr-143-ae', test: addressComplete }],
   },
   {
@@ -241,7 +241,7 @@ export const partyRules: Rule[] = [
     seq: 5,
     context: 'cac:AccountingSupplierParty/cac:Party',
     names: [cac('Party')],
-    match: (el) => matchesContext(el, 'cac:AccountingSupplierParty/cac:Party'),
+    match: contextIs('cac:AccountingSupplierParty/cac:Party'),
     asserts: [
       { id: 'ibr-012-ae', test: passportCountryGiven },
       { id: 'ibr-172-ae', test: tradeLicenceAuthorityGiven },
@@ -334,7 +334,7 @@ export const partyRules: Rule[] = [
     seq: 40,
     context: 'cac:TaxScheme/cbc:ID',
     names: [cbc('ID')],
-    match: (el) => matchesContext(el, 'cac:TaxScheme/cbc:ID'),
+    match: contextIs('cac:TaxScheme/cbc:ID'),
     asserts: [{ id: 'ibr-133-ae', test: (el, ctx) => el.value === 'VAT' || sellerTinPresent(ctx) }],
   },
 ];

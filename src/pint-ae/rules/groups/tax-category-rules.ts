@@ -6,7 +6,7 @@
  * Breakdown sums are memoised per document (and per category/rate), so a document with many lines
  * and many subtotals is still evaluated in linear time.
  */
-import { CAC, CBC, cac, count, has, matchesContext, p } from '../dsl';
+import { CAC, CBC, cac, contextIs, count, has, p, path } from '../dsl';
 import type { Ctx, Rule } from '../engine';
 import {
   SLACK,
@@ -44,16 +44,22 @@ type Code = 'S' | 'Z' | 'E' | 'O' | 'AE' | 'N';
 
 const VAT_PRED = "[cac:TaxScheme/normalize-space(upper-case(cbc:ID))='VAT']";
 
+/** Paths read on every line's tax category, parsed once. */
+const P = {
+  percent: path('cbc:Percent'),
+  categoryId: path('cac:TaxCategory/cbc:ID'),
+  lineTaxAmount: path('../../cac:ItemPriceExtension/cac:TaxTotal/cbc:TaxAmount'),
+};
+
+const inLineItem = contextIs('cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory', 'cac:CreditNoteLine/cac:Item/cac:ClassifiedTaxCategory');
+
 /** `cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'X'][VAT] | cac:CreditNoteLine/...` */
 function lineCategory(code: Code): Pick<Rule, 'context' | 'names' | 'match'> {
   const one = (line: string) => `cac:${line}/cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = '${code}']${VAT_PRED}`;
   return {
     context: `${one('InvoiceLine')} | ${one('CreditNoteLine')}`,
     names: [cac('ClassifiedTaxCategory')],
-    match: (el, ctx) =>
-      (matchesContext(el, 'cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory') || matchesContext(el, 'cac:CreditNoteLine/cac:Item/cac:ClassifiedTaxCategory')) &&
-      categoryCode(el) === code &&
-      isVat(ctx, el),
+    match: (el, ctx) => inLineItem(el) && categoryCode(el) === code && isVat(ctx, el),
   };
 }
 
@@ -85,7 +91,7 @@ function breakdownCategory(code: Code): Pick<Rule, 'context' | 'names' | 'match'
 }
 
 const percents = (el: El) => el.children(CBC, 'Percent');
-const noPercent = (el: El) => !has(el, 'cbc:Percent');
+const noPercent = (el: El) => !has(el, P.percent);
 /** `cbc:Percent castable as xs:decimal and xs:decimal(cbc:Percent) <op> 0` */
 const percentIs = (el: El, positive: boolean) => {
   if (!castableDecimalNodes(percents(el))) return false;
@@ -98,7 +104,7 @@ const breakdownTaxIsZero = (el: El) => {
   return v !== undefined && v.isZero();
 };
 /** `../../cac:ItemPriceExtension/cac:TaxTotal/cbc:TaxAmount = 0` (BTAE-08 is zero) */
-const lineTaxIsZero = (el: El) => someNum(p(el, '../../cac:ItemPriceExtension/cac:TaxTotal/cbc:TaxAmount'), '=', 0);
+const lineTaxIsZero = (el: El) => someNum(p(el, P.lineTaxAmount), '=', 0);
 
 /**
  * The -08 rules of E, Z, O and AE: the breakdown's taxable amount equals Σ lines + Σ charges -
@@ -169,7 +175,7 @@ export const taxRules: Rule[] = [
       {
         id: 'ibr-119-ae',
         test: (el) => {
-          const exemptOrOutOfScope = someEq(p(el, 'cac:TaxCategory/cbc:ID'), 'O', 'E');
+          const exemptOrOutOfScope = someEq(p(el, P.categoryId), 'O', 'E');
           const rate = has(el, 'cac:TaxCategory/cbc:Percent');
           return (exemptOrOutOfScope && !rate) || (!exemptOrOutOfScope && rate);
         },
@@ -232,7 +238,7 @@ export const taxRules: Rule[] = [
     ...lineCategory('E'),
     asserts: [
       { id: 'aligned-ibrp-e-05', test: noPercent },
-      { id: 'ibr-163-ae', test: (el) => !has(el, '../../cac:ItemPriceExtension/cac:TaxTotal/cbc:TaxAmount') },
+      { id: 'ibr-163-ae', test: (el) => !has(el, P.lineTaxAmount) },
     ],
   },
   { pattern: 'UBL-modelaligned', seq: 24, ...chargeCategory('E', false), asserts: [{ id: 'aligned-ibrp-e-06', test: (el) => percentIs(el, false) }] },
@@ -279,7 +285,7 @@ export const taxRules: Rule[] = [
     seq: 34,
     ...lineCategory('AE'),
     asserts: [
-      { id: 'aligned-ibrp-ae-05-ae', test: (el) => has(el, 'cbc:Percent') },
+      { id: 'aligned-ibrp-ae-05-ae', test: (el) => has(el, P.percent) },
       { id: 'ibr-103-ae', test: (el) => has(el, '../../../cac:AccountingCustomerParty/cac:Party/cac:PartyTaxScheme/cbc:CompanyID') },
       { id: 'ibr-162-ae', test: lineTaxIsZero },
       {
@@ -317,7 +323,7 @@ export const taxRules: Rule[] = [
 
 /** `exists(cbc:Percent) and normalize-space(cbc:Percent) != '' and cbc:Percent castable as xs:decimal and xs:decimal(normalize-space(cbc:Percent)) = 0` */
 function reverseChargeRateZero(el: El): boolean {
-  if (!has(el, 'cbc:Percent')) return false;
+  if (!has(el, P.percent)) return false;
   const v = normalizeSpace(optValue(percents(el), 'cbc:Percent'));
   if (v === '') return false;
   if (!castableDecimalNodes(percents(el))) return false;
