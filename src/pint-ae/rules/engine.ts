@@ -93,18 +93,7 @@ export class Ctx {
    * name asked for (about fifteen per document) cost 2% of a 1,000-line validation.
    */
   private byLocal(): Map<string, El[]> {
-    if (this.elementsByLocal === undefined) {
-      const index = new Map<string, El[]>();
-      const elements = this.doc.elements;
-      for (let i = 0; i < elements.length; i++) {
-        const el = elements[i];
-        const list = index.get(el.local);
-        if (list === undefined) index.set(el.local, [el]);
-        else list.push(el);
-      }
-      this.elementsByLocal = index;
-    }
-    return this.elementsByLocal;
+    return (this.elementsByLocal ??= indexByLocal(this.doc.elements));
   }
   private elementsByLocal: Map<string, El[]> | undefined = undefined;
 
@@ -140,6 +129,21 @@ export class Ctx {
     }
   }
   private readonly perElement = new Map<string, Map<El, unknown>>();
+}
+
+/**
+ * Elements by local name. The loop is alone in its function for the reason given at
+ * RuleSet.visitAll (the store after it deoptimised the loop's on-stack code on every validation).
+ */
+function indexByLocal(elements: readonly El[]): Map<string, El[]> {
+  const index = new Map<string, El[]>();
+  for (let i = 0; i < elements.length; i++) {
+    const el = elements[i];
+    const list = index.get(el.local);
+    if (list === undefined) index.set(el.local, [el]);
+    else list.push(el);
+  }
+  return index;
 }
 
 interface KeyNode {
@@ -225,6 +229,32 @@ export class RuleSet {
 
   private readonly perName = new Map<string, Map<string, Dispatch>>();
 
+  /**
+   * The loop over all elements, alone in its function. A long document's loop is optimised on
+   * stack (OSR) during the first run; with code after the loop in the same function, that code had
+   * no type feedback yet, so the optimised loop was thrown away at its end on every validation
+   * ("insufficient type feedback": 22 deopts in 22 validations of 1,000 lines, now none), and each
+   * run went back to baseline code for a while.
+   */
+  private visitAll(elements: readonly El[], ctx: Ctx, perPattern: Findings[]): void {
+    for (let i = 0; i < elements.length; i++) {
+      const el = elements[i];
+      // the lookup is kept on the element's interned name (shared by every element spelled the same)
+      const name = el.nameInfo;
+      let cached = name.cache as CachedDispatch | undefined;
+      if (cached === undefined || cached.owner !== this || cached.ns !== el.ns) {
+        cached = { owner: this, ns: el.ns, d: this.dispatch(el.ns, el.local) };
+        name.cache = cached;
+      }
+      const d = cached.d;
+      const lists = d.lists;
+      for (let p = 0; p < lists.length; p++) {
+        const c = firstMatch(lists[p], el, ctx);
+        if (c) evaluate(c, el, ctx, perPattern[d.patterns[p]]);
+      }
+    }
+  }
+
   /** The rules that may match an element `ns:local`, per pattern in PATTERNS order, each list in .sch order. */
   dispatch(ns: string, local: string): Dispatch {
     let byNs = this.perName.get(local);
@@ -260,23 +290,7 @@ export class RuleSet {
   run(doc: XmlDocument, profile: Profile): Findings {
     const ctx = new Ctx(doc, profile);
     const perPattern: Findings[] = PATTERNS.map(() => ({ fatal: [], warning: [] }));
-    const elements = doc.elements;
-    for (let i = 0; i < elements.length; i++) {
-      const el = elements[i];
-      // the lookup is kept on the element's interned name (shared by every element spelled the same)
-      const name = el.nameInfo;
-      let cached = name.cache as CachedDispatch | undefined;
-      if (cached === undefined || cached.owner !== this || cached.ns !== el.ns) {
-        cached = { owner: this, ns: el.ns, d: this.dispatch(el.ns, el.local) };
-        name.cache = cached;
-      }
-      const d = cached.d;
-      const lists = d.lists;
-      for (let p = 0; p < lists.length; p++) {
-        const c = firstMatch(lists[p], el, ctx);
-        if (c) evaluate(c, el, ctx, perPattern[d.patterns[p]]);
-      }
-    }
+    this.visitAll(doc.elements, ctx, perPattern);
     const out: Findings = { fatal: [], warning: [] };
     for (const f of perPattern) {
       for (const x of f.fatal) out.fatal.push(x);
