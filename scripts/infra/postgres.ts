@@ -54,9 +54,10 @@ export async function findPostgres(explicitUrl: string | undefined, database: st
  * PostgreSQL's CPU and ~4 % of FerretDB's in a bench:e2e burst (`perf record`: libssl/libcrypto, Go's AES-GCM).
  */
 export function withoutTlsOnLoopback(url: URL): void {
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.');
-  if (loopback && !url.searchParams.has('sslmode')) url.searchParams.set('sslmode', 'disable');
+  if (isLoopback(url) && !url.searchParams.has('sslmode')) url.searchParams.set('sslmode', 'disable');
 }
+
+export const isLoopback = (url: URL): boolean => ['localhost', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.');
 
 /** Test runs name their database after their pid; one whose process is gone (killed run) is dropped. */
 async function dropAbandonedTestDatabases(c: Client): Promise<void> {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { provisionInfra } from '../../scripts/infra';
 import { isReachable } from '../../scripts/infra/net';
 import { Client } from 'pg';
-import { withoutTlsOnLoopback } from '../../scripts/infra/postgres';
+import { isLoopback, withoutTlsOnLoopback } from '../../scripts/infra/postgres';
 import { ferretDbEnv, goServerEnv } from '../../scripts/infra/process';
 import { schedule, DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS } from '../../src/config';
 import { requestedServers, testInfra } from '../helpers/root-hooks';
@@ -64,7 +64,7 @@ describe('provisioning', () => {
     if (!mongo.started || !mongo.pid || !/PostgreSQL/.test(mongo.how)) this.skip();
     const arg = fs.readFileSync(`/proc/${mongo.pid}/cmdline`, 'utf8').split('\0').find((a) => a.startsWith('--postgresql-url='));
     const pgUrl = new URL(arg!.slice('--postgresql-url='.length));
-    if (!['127.0.0.1', 'localhost', '[::1]'].includes(pgUrl.hostname)) this.skip();
+    if (!isLoopback(pgUrl)) this.skip();
     expect(pgUrl.searchParams.get('sslmode')).to.equal('disable');
     const client = new Client({ connectionString: pgUrl.toString() });
     await client.connect();

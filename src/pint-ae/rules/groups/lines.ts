@@ -2,7 +2,7 @@
  * Invoice / credit note lines: line fields, periods, items, prices, BTAE-08/BTAE-10 (both files).
  * The per-line tax category rules are in tax-category-rules.ts.
  */
-import { CAC, CBC, attrAt, cac, cbc, count, has, matchesContext, ns1, one, p, path, typeCodes, type PathArg } from '../dsl';
+import { CAC, CBC, attrAt, cac, cbc, contextIs, count, has, matchesContext, ns1, one, p, path, typeCodes, type PathArg } from '../dsl';
 import type { Rule } from '../engine';
 import { categoryCode } from '../shared';
 import type { El } from '../xml';
@@ -20,11 +20,7 @@ import {
 } from '../xpath';
 
 /** The match `cac:InvoiceLine/X | cac:CreditNoteLine/X` (both paths parsed once, not per element). */
-const underLine = (rest: string) => {
-  const invoice = path(`cac:InvoiceLine/${rest}`);
-  const credit = path(`cac:CreditNoteLine/${rest}`);
-  return (el: El) => matchesContext(el, invoice) || matchesContext(el, credit);
-};
+const underLine = (rest: string) => contextIs(`cac:InvoiceLine/${rest}`, `cac:CreditNoteLine/${rest}`);
 
 /** Paths these rules read on every line, parsed once (a path given as a string is a Map lookup per call). */
 const P = {
