@@ -5,7 +5,7 @@ import { ProvisioningError, say } from './log';
 import { freePort, isReachable, waitUntil } from './net';
 import { ferretDbEnv, startLogged, tail, type ManagedProcess } from './process';
 import { patchFerretSource, PATCH_LEVEL } from './ferretdb-patch';
-import { findPostgres, type PostgresStore } from './postgres';
+import { findPostgres, isThrowAwayDatabase, type PostgresStore } from './postgres';
 import { isExecutable, onPath, runVisible, toolDir } from './tools-cache';
 
 export const FERRETDB_VERSION = '1.24.2';
@@ -181,7 +181,7 @@ async function startFerret(binary: string, opts: MongoOptions, pg: PostgresStore
   const proc = startLogged(binary, args, logFile, ferretDbEnv());
   const uri = `mongodb://127.0.0.1:${port}/${opts.database}`;
   await waitForMongo(uri, proc, logFile, 'FerretDB');
-  const how = `${binary} (${pg ? 'PostgreSQL' : 'SQLite'})`;
+  const how = `${binary} (${!pg ? 'SQLite' : isThrowAwayDatabase(opts.postgresDatabase) ? 'PostgreSQL, throw-away database: synchronous_commit=off' : 'PostgreSQL'})`;
   return {
     uri,
     started: true,

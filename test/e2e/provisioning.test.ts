@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { provisionInfra } from '../../scripts/infra';
 import { isReachable } from '../../scripts/infra/net';
 import { Client } from 'pg';
-import { isLoopback, withoutTlsOnLoopback } from '../../scripts/infra/postgres';
+import { isLoopback, isThrowAwayDatabase, withoutTlsOnLoopback } from '../../scripts/infra/postgres';
 import { ferretDbEnv, goServerEnv } from '../../scripts/infra/process';
 import { schedule, DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS } from '../../src/config';
 import { requestedServers, testInfra } from '../helpers/root-hooks';
@@ -75,6 +75,25 @@ describe('provisioning', () => {
       );
       expect(rows.length, 'FerretDB connections to its database').to.be.greaterThan(0);
       expect(rows.map((r) => r.ssl)).to.not.include(true);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("a run's throw-away PostgreSQL database commits without waiting for the WAL flush; npm start's keeps the default", async function () {
+    expect(isThrowAwayDatabase('einvoice_test_4242')).to.equal(true);
+    expect(isThrowAwayDatabase('einvoice')).to.equal(false);
+    const mongo = testInfra().mongo;
+    if (!mongo.started || !mongo.pid || !/PostgreSQL/.test(mongo.how)) this.skip();
+    const arg = fs.readFileSync(`/proc/${mongo.pid}/cmdline`, 'utf8').split('\0').find((a) => a.startsWith('--postgresql-url='));
+    const pgUrl = new URL(arg!.slice('--postgresql-url='.length));
+    expect(isThrowAwayDatabase(pgUrl.pathname.slice(1))).to.equal(true);
+    // A new session on that database gets the database's setting, as each of FerretDB's connections does.
+    const client = new Client({ connectionString: pgUrl.toString() });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
+      expect(rows[0].synchronous_commit).to.equal('off');
     } finally {
       await client.end();
     }
