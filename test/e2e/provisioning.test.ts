@@ -80,7 +80,7 @@ describe('provisioning', () => {
     }
   });
 
-  it("a run's throw-away PostgreSQL database commits without waiting for the WAL flush; npm start's keeps the default", async function () {
+  it("a run's throw-away PostgreSQL database commits without waiting for the WAL flush (npm start's keeps the default) and compresses with lz4", async function () {
     expect(isThrowAwayDatabase('einvoice_test_4242')).to.equal(true);
     expect(isThrowAwayDatabase('einvoice')).to.equal(false);
     const mongo = testInfra().mongo;
@@ -94,6 +94,9 @@ describe('provisioning', () => {
     try {
       const { rows } = await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
       expect(rows[0].synchronous_commit).to.equal('off');
+      // and stores large documents compressed with lz4 (when the server has it: CREATE with lz4 fails otherwise)
+      const lz4 = await client.query("CREATE TEMP TABLE lz4_probe (v text COMPRESSION lz4)").then(() => true, () => false);
+      if (lz4) expect((await client.query<{ default_toast_compression: string }>('SHOW default_toast_compression')).rows[0].default_toast_compression).to.equal('lz4');
     } finally {
       await client.end();
     }
