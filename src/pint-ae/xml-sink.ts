@@ -132,42 +132,6 @@ function tagOf(name: string): Tag {
   return tag;
 }
 
-/**
- * From about 1 MB (node's EXTERN_APEX, 0xFBEE9 bytes) `Buffer#toString` in latin1 or utf16le returns an
- * external string, a malloc'd copy, where a join makes a V8 large object. A large object always lands
- * on freshly mapped pages (one page fault per 4 KiB, 15-30 us each on these VMs: about half of a
- * 1,000-line render); malloc'd memory can be reused by the next render's result when glibc keeps
- * freed memory (MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_ above the largest document; with
- * glibc's defaults it returns the results' memory at each scavenge and the faults stay).
- */
-const EXTERNAL_FROM = 1 << 20;
-/** Larger outputs get a buffer of their own rather than one kept for the process. */
-const KEEP_AT_MOST = 8 << 20;
-// On a one-byte string V8 answers this without scanning; a two-byte one is scanned up to its first match.
-// eslint-disable-next-line no-control-regex
-const ABOVE_LATIN1 = /[^\u0000-\u00FF]/;
-
-/** Reused from one render to the next: toString copies out of it, so no result shares its memory. */
-let kept = Buffer.alloc(0);
-
-function bufferOf(bytes: number): Buffer {
-  if (bytes > KEEP_AT_MOST) return Buffer.allocUnsafeSlow(bytes);
-  if (kept.length < bytes) kept = Buffer.allocUnsafeSlow(Math.min(KEEP_AT_MOST, bytes + (bytes >> 2)));
-  return kept;
-}
-
-/** The chunks as one flat string: an external one from EXTERNAL_FROM characters. */
-function joinChunks(chunks: string[]): string {
-  let length = 0;
-  for (const chunk of chunks) length += chunk.length;
-  if (length < EXTERNAL_FROM) return chunks.join('');
-  const encoding = chunks.some((chunk) => ABOVE_LATIN1.test(chunk)) ? 'utf16le' : 'latin1';
-  const buffer = bufferOf(encoding === 'latin1' ? length : 2 * length);
-  let at = 0;
-  for (const chunk of chunks) at += buffer.write(chunk, at, encoding);
-  return buffer.toString(encoding, 0, at);
-}
-
 /** Fast serializer: appends escaped text to a string, flattened into a chunk every CHUNK characters. */
 export class StringSink implements XmlSink {
   private out = XML_DECL;
@@ -207,7 +171,7 @@ export class StringSink implements XmlSink {
     if (this.stack.length) throw new Error(`unclosed elements: ${this.stack.map((t) => t.start.slice(1)).join(' > ')}`);
     if (this.chunks.length === 0) return this.out;
     this.chunks.push(this.out);
-    return joinChunks(this.chunks);
+    return this.chunks.join('');
   }
 }
 
