@@ -12,7 +12,7 @@
  */
 import { parentNames } from './context-parents';
 import { ASSERTS, type AssertMeta } from './messages';
-import { intern, type El, type XmlDocument } from './xml';
+import { intern, type El, type Name, type XmlDocument } from './xml';
 import { Lazy, XPathError } from './xpath';
 
 export type PatternId = 'UBL-model' | 'Codesmodel' | 'UBL-modelaligned' | 'Codesmodelaligned';
@@ -81,19 +81,28 @@ export class Ctx {
     if (byNs === undefined) this.byName.set(local, (byNs = new Map()));
     let list = byNs.get(ns);
     if (!list) {
-      const same = this.byLocal().get(local);
-      list = same === undefined ? [] : same.filter((el) => el.ns === ns);
+      const same = this.byLocal(local);
+      list = same.filter((el) => el.ns === ns);
       byNs.set(ns, list);
     }
     return list;
   }
 
   /**
-   * Every element by local name, made in one pass when first needed: a scan of all elements per
-   * name asked for (about fifteen per document) cost 2% of a 1,000-line validation.
+   * Every element named `local`. The first call indexes, in one pass, the local names rules have
+   * asked for before (about fifteen, the same in every document); a name asked for the first time
+   * is found by a scan of its own. Indexing every element by name cost 3% of a 1,000-line
+   * validation, a Map lookup per element where only about one in five is ever asked for.
    */
-  private byLocal(): Map<string, El[]> {
-    return (this.elementsByLocal ??= indexByLocal(this.doc.elements));
+  private byLocal(local: string): El[] {
+    if (!ASKED.has(local)) {
+      ASKED.add(local);
+      askedVersion++;
+    }
+    const index = (this.elementsByLocal ??= indexAsked(this.doc.elements));
+    let list = index.get(local);
+    if (list === undefined) index.set(local, (list = elementsNamed(this.doc.elements, local)));
+    return list;
   }
   private elementsByLocal: Map<string, El[]> | undefined = undefined;
 
@@ -106,44 +115,42 @@ export class Ctx {
     }
     return lazy.get();
   }
+}
 
-  /**
-   * A value memoised per element (a thrown dynamic error is remembered and rethrown too), in a map
-   * per key: an object per element to hold them cost two allocations per tax category and line.
-   */
-  memoEl<T>(key: string, el: El, compute: () => T): T {
-    let memo = this.perElement.get(key);
-    if (memo === undefined) this.perElement.set(key, (memo = new Map()));
-    const v = memo.get(el);
-    if (v !== undefined) {
-      if (v instanceof MemoError) throw v.error;
-      return v as T;
-    }
-    try {
-      const value = compute();
-      memo.set(el, value);
-      return value;
-    } catch (e) {
-      memo.set(el, new MemoError(e));
-      throw e;
-    }
+/** Local names `Ctx.all` was asked for in this process (from the rules' code: a few dozen at most). */
+const ASKED = new Set<string>();
+/** Bumped when ASKED grows, so that each interned name rechecks whether it is asked for (isAsked). */
+let askedVersion = 0;
+
+function isAsked(name: Name): boolean {
+  if (name.askedVersion !== askedVersion) {
+    name.asked = ASKED.has(name.local);
+    name.askedVersion = askedVersion;
   }
-  private readonly perElement = new Map<string, Map<El, unknown>>();
+  return name.asked;
 }
 
 /**
- * Elements by local name. The loop is alone in its function for the reason given at
- * RuleSet.visitAll (the store after it deoptimised the loop's on-stack code on every validation).
+ * The elements of every asked-for local name, by name (a list, maybe empty, for each). The loop is
+ * alone in its function for the reason given at RuleSet.visitAll (the store after it deoptimised
+ * the loop's on-stack code on every validation).
  */
-function indexByLocal(elements: readonly El[]): Map<string, El[]> {
+function indexAsked(elements: readonly El[]): Map<string, El[]> {
   const index = new Map<string, El[]>();
+  for (const local of ASKED) index.set(local, []);
   for (let i = 0; i < elements.length; i++) {
     const el = elements[i];
-    const list = index.get(el.local);
-    if (list === undefined) index.set(el.local, [el]);
-    else list.push(el);
+    const name = el.nameInfo;
+    if (isAsked(name)) index.get(name.local)!.push(el);
   }
   return index;
+}
+
+/** The elements named `local`, in document order. */
+function elementsNamed(elements: readonly El[], local: string): El[] {
+  const out: El[] = [];
+  for (let i = 0; i < elements.length; i++) if (elements[i].local === local) out.push(elements[i]);
+  return out;
 }
 
 interface KeyNode {
@@ -165,10 +172,6 @@ export function memoKey(...parts: string[]): string {
     node = next;
   }
   return (node.key ??= parts.join(':'));
-}
-
-class MemoError {
-  constructor(readonly error: unknown) {}
 }
 
 interface Candidate {

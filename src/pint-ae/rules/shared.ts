@@ -6,21 +6,39 @@ import { DecSum } from './dec-sum';
 import { memoKey, type Ctx } from './engine';
 import { CAC, CBC, p } from './dsl';
 import { type El } from './xml';
-import { Dec, XPathError, cmpDec, decOpt, decimalOf, normalizeSpace, opt, optValue, someBool, type Dec as DecT } from './xpath';
+import { Dec, XPathError, cmpDec, decOpt, decimalOf, normalizeSpace, opt, optValue, someBool, upperCase, type Dec as DecT } from './xpath';
 
 /**
  * `cac:TaxScheme/normalize-space(upper-case(cbc:ID)) = 'VAT'` on a (Classified)TaxCategory:
  * tax schemes in order, each with at most one ID (else a dynamic error), until one says VAT.
+ * Memoised on the element (El.ruleMemo; a thrown error is remembered and rethrown too): each
+ * category is tested by its context match and again by the document's category index.
  */
-export function isVat(ctx: Ctx, tc: El): boolean {
-  return ctx.memoEl('vat', tc, () => {
-    for (const scheme of tc.kids) {
-      if (!scheme.is(CAC, 'TaxScheme')) continue;
-      const id = valueOfOnlyChild(scheme, CBC, 'ID', 'cac:TaxScheme/cbc:ID');
-      if (normalizeSpace(id.toUpperCase()) === 'VAT') return true;
-    }
-    return false;
-  });
+export function isVat(_ctx: Ctx, tc: El): boolean {
+  const known = tc.ruleMemo;
+  if (known === true || known === false) return known;
+  if (known instanceof VatError) throw known.error;
+  try {
+    const vat = hasVatScheme(tc);
+    tc.ruleMemo = vat;
+    return vat;
+  } catch (e) {
+    tc.ruleMemo = new VatError(e);
+    throw e;
+  }
+}
+
+function hasVatScheme(tc: El): boolean {
+  for (const scheme of tc.kids) {
+    if (!scheme.is(CAC, 'TaxScheme')) continue;
+    const id = valueOfOnlyChild(scheme, CBC, 'ID', 'cac:TaxScheme/cbc:ID');
+    if (normalizeSpace(upperCase(id)) === 'VAT') return true;
+  }
+  return false;
+}
+
+class VatError {
+  constructor(readonly error: unknown) {}
 }
 
 /**
@@ -45,7 +63,7 @@ function valueOfOnlyChild(el: El, ns: string, local: string, what: string): stri
 /** The same without normalize-space (aligned-ibrp-sr-12). */
 export function isVatNoNormalize(tc: El): boolean {
   for (const scheme of tc.children(CAC, 'TaxScheme')) {
-    if (optValue(scheme.children(CBC, 'ID'), 'cac:TaxScheme/cbc:ID').toUpperCase() === 'VAT') return true;
+    if (upperCase(optValue(scheme.children(CBC, 'ID'), 'cac:TaxScheme/cbc:ID')) === 'VAT') return true;
   }
   return false;
 }
@@ -117,18 +135,71 @@ function rateKey(rate: DecT): string {
  * that category (the -08 rules of E, Z, O, AE), each part memoised per document.
  */
 export function categoryBase(ctx: Ctx, lineName: LineName, code: string): DecT {
-  const root = ctx.root;
-  const linesSum = ctx.memo(memoKey('sumLines', lineName, code), () =>
-    sumOf(
-      root.children(CAC, lineName).filter((l) => lineHasCategory(l, code)),
-      'LineExtensionAmount',
-    ),
-  );
+  const linesSum = ctx.memo(memoKey('sumLines', lineName, code), () => sumOf(rootLinesInCategory(ctx, lineName, code, undefined), 'LineExtensionAmount'));
   const charges = ctx.memo(memoKey('sumCharges', 'true', code), () => sumOf(rootCharges(ctx, true).filter((ac) => chargeHasCategory(ac, code)), 'Amount'));
   const allowances = ctx.memo(memoKey('sumCharges', 'false', code), () =>
     sumOf(rootCharges(ctx, false).filter((ac) => chargeHasCategory(ac, code)), 'Amount'),
   );
   return linesSum.plus(charges).minus(allowances);
+}
+
+/**
+ * The root's lines by category: for each line, the codes of its categories in order up to the
+ * first one whose code cannot be read (a dynamic error). Made in one pass per document: the
+ * category sums (one per category and rate asked) each scanned every line again.
+ */
+interface LineCategories {
+  byCode: Map<string, El[]>;
+  /** Lines where reading a category failed, in document order: the codes read before, and the error. */
+  failures: { line: El; codes: string[]; error: unknown }[];
+}
+
+function lineCategories(ctx: Ctx, lineName: LineName): LineCategories {
+  return ctx.memo(memoKey('lineCategories', lineName), () => {
+    const index: LineCategories = { byCode: new Map(), failures: [] };
+    for (const line of ctx.root.children(CAC, lineName)) addLineCategories(index, line);
+    return index;
+  });
+}
+
+function addLineCategories(index: LineCategories, line: El): void {
+  const codes: string[] = [];
+  try {
+    for (const item of line.kids) {
+      if (!item.is(CAC, 'Item')) continue;
+      for (const ctc of item.kids) {
+        if (!ctc.is(CAC, 'ClassifiedTaxCategory')) continue;
+        const code = categoryCode(ctc);
+        if (codes.includes(code)) continue;
+        codes.push(code);
+        const list = index.byCode.get(code);
+        if (list === undefined) index.byCode.set(code, [line]);
+        else list.push(line);
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof XPathError)) throw error;
+    index.failures.push({ line, codes, error });
+  }
+}
+
+/**
+ * `root/cac:<lineName>[cac:Item/cac:ClassifiedTaxCategory/normalize-space(cbc:ID) = code]`, further
+ * filtered by `lineHasRate(l, rate)` when a rate is given, with the errors of the filter evaluated
+ * line by line in order: the first line whose category test fails before it finds `code`, or whose
+ * rate test fails, raises its error.
+ */
+function rootLinesInCategory(ctx: Ctx, lineName: LineName, code: string, rate: DecT | undefined): El[] {
+  const index = lineCategories(ctx, lineName);
+  const failure = index.failures.find((f) => !f.codes.includes(code));
+  const lines = index.byCode.get(code) ?? [];
+  const out: El[] = [];
+  for (const line of lines) {
+    if (failure !== undefined && line.order > failure.line.order) break;
+    if (rate === undefined || lineHasRate(line, rate)) out.push(line);
+  }
+  if (failure !== undefined) throw failure.error;
+  return out;
 }
 
 /** Root-level `cac:AllowanceCharge[cbc:ChargeIndicator = true()/false()]` (a bad indicator is an error). */
@@ -154,12 +225,7 @@ export function existsChargeWithRate(ctx: Ctx, code: string, rate: DecT): boolea
 
 /** Σ LineExtensionAmount of root lines with category `code` and rate `rate`. */
 export function sumLinesWithRate(ctx: Ctx, lineName: LineName, code: string, rate: DecT): DecT {
-  return ctx.memo(memoKey('sumLinesRate', lineName, code, rateKey(rate)), () =>
-    sumOf(
-      ctx.root.children(CAC, lineName).filter((l) => lineHasCategory(l, code) && lineHasRate(l, rate)),
-      'LineExtensionAmount',
-    ),
-  );
+  return ctx.memo(memoKey('sumLinesRate', lineName, code, rateKey(rate)), () => sumOf(rootLinesInCategory(ctx, lineName, code, rate), 'LineExtensionAmount'));
 }
 
 /** Σ Amount of root charges (or allowances) with category `code` and rate `rate`. */

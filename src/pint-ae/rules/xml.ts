@@ -64,6 +64,9 @@ export interface Name {
   local: string;
   /** Free for the rule engine: what it looked up for this name (its rules), kept here to skip a map lookup per element. */
   cache: unknown;
+  /** Free for the rule engine too: whether rules list all elements of this local name, as of version `askedVersion`. */
+  asked: boolean;
+  askedVersion: number;
   /** The namespace scope this name was last resolved in, and the namespace it gave (see addElement). */
   scope: Scope | undefined;
   scopeNs: string;
@@ -104,6 +107,12 @@ export class El {
   decimal: unknown = undefined;
   /** What the parser saw inside: PLAIN (text only, no '&'), PLAIN_REFS (text only) or MIXED. */
   textKind: TextKind = MIXED;
+  /**
+   * Free for the rules: one value they memoise on this element, cleared when the element is reused
+   * (the VAT test of a tax category, see rules/shared.ts isVat). A field: a Map per memo keyed by
+   * element cost two lookups and a store per tax category.
+   */
+  ruleMemo: unknown = undefined;
   private x: Extra | undefined = undefined;
 
   /** Source text, parent, namespace and name: set once per parse (a pooled element is reused, see ElementPool). */
@@ -124,6 +133,7 @@ export class El {
     this.v = undefined;
     this.decimal = undefined;
     this.textKind = MIXED;
+    this.ruleMemo = undefined;
     this.x = undefined;
   }
 
@@ -466,7 +476,7 @@ function nameAt(src: string, from: number, to: number, hash: number): Name {
   }
   const raw = intern(src.slice(from, to));
   const colon = raw.indexOf(':');
-  const n: Name = { raw, prefix: colon >= 0 ? intern(raw.slice(0, colon)) : '', local: intern(colon >= 0 ? raw.slice(colon + 1) : raw), cache: undefined, scope: undefined, scopeNs: '' };
+  const n: Name = { raw, prefix: colon >= 0 ? intern(raw.slice(0, colon)) : '', local: intern(colon >= 0 ? raw.slice(colon + 1) : raw), cache: undefined, asked: false, askedVersion: -1, scope: undefined, scopeNs: '' };
   if (bucket.length < 8) bucket.push(n);
   return n;
 }

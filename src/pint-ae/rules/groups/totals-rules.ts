@@ -108,16 +108,27 @@ const AMOUNT_NAMES = [
   'PayableAmount',
 ];
 
-/** `cac:TaxTotal[cbc:TaxAmount/@currencyID = /*\/cbc:DocumentCurrencyCode]` */
+/**
+ * `cac:TaxTotal[cbc:TaxAmount/@currencyID = /*\/cbc:DocumentCurrencyCode]`. Asked for every amount
+ * in a tax total (one per line): the currency set is made once per document, and the test on the
+ * tax total reads its few children directly (a per-element memo cost more than the test).
+ */
 function taxTotalInDocumentCurrency(ctx: Ctx, tt: El | null): boolean {
   if (!tt || !tt.is(CAC, 'TaxTotal')) return false;
-  return ctx.memoEl('taxTotalInDocCurrency', tt, () => {
-    const currencies = new Set(ctx.root.children(CBC, 'DocumentCurrencyCode').map((d) => d.value));
-    return tt.children(CBC, 'TaxAmount').some((ta) => {
-      const c = ta.attr('currencyID');
-      return c !== undefined && currencies.has(c);
-    });
-  });
+  const currencies = documentCurrencies(ctx);
+  const kids = tt.kids;
+  for (let i = 0; i < kids.length; i++) {
+    const ta = kids[i];
+    if (!ta.is(CBC, 'TaxAmount')) continue;
+    const c = ta.attr('currencyID');
+    if (c !== undefined && currencies.has(c)) return true;
+  }
+  return false;
+}
+
+/** The values of `/*\/cbc:DocumentCurrencyCode`, once per document. */
+function documentCurrencies(ctx: Ctx): Set<string> {
+  return ctx.memo('documentCurrencies', () => new Set(ctx.root.children(CBC, 'DocumentCurrencyCode').map((d) => d.value)));
 }
 
 export const totalRules: Rule[] = [
