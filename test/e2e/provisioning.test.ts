@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import { provisionInfra } from '../../scripts/infra';
 import { isReachable } from '../../scripts/infra/net';
 import { Client } from 'pg';
+import mongoose from 'mongoose';
+import { FERRETDB_CLIENT_POOL } from '../../scripts/infra/mongo-server';
 import { isLoopback, isThrowAwayDatabase, withoutTlsOnLoopback } from '../../scripts/infra/postgres';
 import { ferretDbEnv, goServerEnv } from '../../scripts/infra/process';
 import { schedule, DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS } from '../../src/config';
@@ -100,6 +102,13 @@ describe('provisioning', () => {
     } finally {
       await client.end();
     }
+  });
+
+  it('our processes open at most FERRETDB_CLIENT_POOL connections each to the FerretDB the run started', function () {
+    const mongo = testInfra().mongo;
+    if (!mongo.started || !/ferretdb/.test(mongo.how)) this.skip(); // a server given by the caller keeps its URI
+    expect(new URL(mongo.uri).searchParams.get('maxPoolSize')).to.equal(String(FERRETDB_CLIENT_POOL));
+    expect(mongoose.connection.getClient().options.maxPoolSize).to.equal(FERRETDB_CLIENT_POOL);
   });
 
   it('registers the Keyword search attributes', async () => {
