@@ -48,15 +48,15 @@ function configuredAsp(variable: string, urlOf: (cfg: Config) => string | null):
 }
 
 /**
- * Workflow tasks and local activities a worker runs at once (the SDK's defaults are 40 and 100). When every slot is
- * taken no poller waits at the server, so each new workflow task is written to the dev server's task-queue table and
- * read back instead of being handed straight to a waiting poll; more slots keep pollers waiting. 1,000-invoice
- * bench:e2e bursts, alternated: the dev server's CPU per invoice 21.2, 21.8 ms against 24.4, 24.9 with the defaults,
- * 21.5 and 21.5 against 19.8 and 19.4 invoices/s acknowledged (10 and 10 slots: 31.7 ms, 15.2/s). Our workflows are
- * small and local activities mostly wait for the store, whose connections are capped anyway.
+ * Workflow tasks and local activities a worker runs at once: the SDK's defaults, stated so that a test holds them.
+ * More slots keep pollers waiting at the server (a new task is handed straight to a poll instead of going through
+ * the dev server's task-queue table), but every workflow task in flight runs a chain of local activities that waits
+ * for the same 8 store connections. Full bench:e2e runs, 2,000-invoice bursts (a) then (c) on a grown store:
+ * 100/200 slots 19.1 and 14.5/s (76 %), 22-33 warnings "workflow task duration exceeded 5 seconds"; 60/120 18.4
+ * and 15.4/s (84 %); 40/100 18.1 and 17.3/s (96 %), no warnings. Fewer are worse (10/10: 15.2/s).
  */
-export const WORKFLOW_TASK_SLOTS = 100;
-export const LOCAL_ACTIVITY_SLOTS = 200;
+export const WORKFLOW_TASK_SLOTS = 40;
+export const LOCAL_ACTIVITY_SLOTS = 100;
 
 export async function createWorker(opts: { address: string; namespace: string; taskQueue: string; connection?: NativeConnection; deps?: ActivityDeps }): Promise<Worker> {
   const connection = opts.connection ?? (await NativeConnection.connect({ address: opts.address }));
