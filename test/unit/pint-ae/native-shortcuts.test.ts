@@ -1,10 +1,11 @@
-// Shortcuts the native validator takes for speed give what the plain evaluation gives: upper-case
+// Shortcuts the native validator takes for speed give what the plain evaluation gives: the profile
+// found by string searches as by the official runner's regex, upper-case
 // without the builtin for strings it would not change, and `//name` lists from the index of the
 // names rules asked for (including a name asked for the first time once the index exists).
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseXml } from '../../../src/pint-ae/rules';
+import { parseXml, profileOf } from '../../../src/pint-ae/rules';
 import { CAC, CBC } from '../../../src/pint-ae/rules/dsl';
 import { Ctx } from '../../../src/pint-ae/rules/engine';
 import { upperCase } from '../../../src/pint-ae/rules/xpath';
@@ -12,6 +13,30 @@ import { upperCase } from '../../../src/pint-ae/rules/xpath';
 const EXAMPLES = path.resolve(__dirname, '../../../../shared/pint-ae/examples');
 
 describe('native validator shortcuts', () => {
+  it('profileOf picks self-billing exactly where the official runner\'s regex matches', () => {
+    const official = (xml: string) => (/<cbc:CustomizationID>[^<]*selfbilling/.test(xml) ? 'selfbilling' : 'billing');
+    const tag = '<cbc:CustomizationID>';
+    const cases = [
+      '',
+      tag,
+      `${tag}urn:selfbilling`,
+      `<x>${tag}a</cbc:CustomizationID>${tag} selfbilling</x>`,
+      `${tag}self<b/>billing`,
+      `zationID>selfbilling`,
+      `<cbc:Customi zationID>selfbilling`,
+      `<cbc:CustomizationID >selfbilling`,
+      `<!-- ${tag}selfbilling -->`,
+      `zationID>zationID>${tag}${tag}xselfbilling`,
+      `<cbc:CustomizationIDzationID>selfbilling`,
+      `${tag}`.repeat(3) + 'selfbillin',
+    ];
+    for (const xml of cases) expect(profileOf(xml), xml).to.equal(official(xml));
+    for (const f of ['billing/inv/Standard tax invoice.xml', 'selfbilling/inv/Self Billing.xml']) {
+      const xml = fs.readFileSync(path.join(EXAMPLES, f), 'utf8');
+      expect(profileOf(xml), f).to.equal(official(xml));
+    }
+  });
+
   it('upperCase is String.prototype.toUpperCase', () => {
     for (const s of ['', 'VAT', 'vat', 'Vat ', ' V A T', 'ß', 'straße', 'ı', 'É', 'VAT\u00e9', '0235', 'a-z_{}', '\u{1f600}x']) {
       expect(upperCase(s)).to.equal(s.toUpperCase());
