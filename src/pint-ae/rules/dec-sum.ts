@@ -34,13 +34,13 @@ export class DecSum {
 
   /** Does the sum equal xs:decimal(el) (the cast error, if any, is thrown as by decimalOf)? */
   equals(el: El): boolean {
-    const d = decimalOf(el);
+    // a value readUnits accepts is a valid xs:decimal: the cast (decimalOf) cannot fail, and is
+    // needed only on the decimal.js path (it hashed each fresh value string in the decimal cache)
     if (this.big === undefined && readUnits(el.value) && this.align()) return this.units === termUnits;
-    return cmpDec(this.value(), d) === 0;
+    return cmpDec(this.value(), decimalOf(el)) === 0;
   }
 
   private addSigned(el: El, negate: boolean): void {
-    const d = decimalOf(el);
     if (this.big === undefined && readUnits(el.value) && this.align()) {
       const sum = negate ? this.units - termUnits : this.units + termUnits;
       // a sum beyond 2^53 - 1 (where doubles stop being exact) is never a safe integer
@@ -49,6 +49,7 @@ export class DecSum {
         return;
       }
     }
+    const d = decimalOf(el);
     const big = this.big ?? this.unitsValue();
     this.big = negate ? big.minus(d) : big.plus(d);
   }
@@ -84,8 +85,9 @@ let termUnits = 0;
 let termScale = 0;
 
 /**
- * Reads a valid xs:decimal lexical form into termUnits and termScale; false when it has more than
- * 15 digits (beyond a double's exact integers) or more than MAX_SCALE fraction digits.
+ * Reads an xs:decimal lexical form into termUnits and termScale; false when it is not one (the
+ * forms it reads are a subset of what xpath.ts casts), has more than 15 digits (beyond a double's
+ * exact integers) or more than MAX_SCALE fraction digits.
  */
 function readUnits(s: string): boolean {
   let i = 0;

@@ -299,9 +299,18 @@ export function castableDecimal(s: string): boolean {
   return decimalLexical(s) !== null;
 }
 
-/** `nodes castable as xs:decimal` (false for an empty or multi-item sequence). */
+/**
+ * `nodes castable as xs:decimal` (false for an empty or multi-item sequence). Decides on the
+ * lexical form alone: building the decimal (decimal.js, a cache keyed by the fresh value string)
+ * is left to a caller that needs its value, and aligned-ibrp-004 compares its three amounts as
+ * integers (dec-sum.ts) without one.
+ */
 export function castableDecimalNodes(nodes: readonly El[]): boolean {
-  return nodes.length === 1 && tryDecimalOf(nodes[0]) !== null;
+  if (nodes.length !== 1) return false;
+  const cached = nodes[0].decimal;
+  if (cached instanceof Decimal) return true;
+  if (cached instanceof XPathError) return false;
+  return decimalLexical(nodes[0].value) !== null;
 }
 
 /** xs:decimal(.) of an element, or null when it is not castable (memoised, no exception). */
