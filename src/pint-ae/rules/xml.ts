@@ -255,6 +255,8 @@ export class El {
   /** `not(normalize-space())` of a leaf, without building its value when it has no markup inside. */
   isBlank(): boolean {
     const src = this.src;
+    // a character reference may stand for whitespace (`&#32;`): the value decides, not the text as written
+    if (this.textKind === PLAIN_REFS) return isBlankText(this.value);
     if (this.textKind === MIXED) {
       const lt = src.indexOf('<', this.contentStart);
       if (lt >= 0 && lt < this.contentEnd) return isBlankText(this.value);

@@ -113,6 +113,10 @@ export const TARGETS: Target[] = [
   { name: 'two invoice periods', example: EXT, ops: [['dup', '/cac:InvoicePeriod']] },
   { name: 'two invoice periods, no line periods', example: MAND, ops: [['after', '/cbc:DocumentCurrencyCode', '<cac:InvoicePeriod><cbc:StartDate>2025-01-01</cbc:StartDate></cac:InvoicePeriod><cac:InvoicePeriod><cbc:EndDate>2025-01-31</cbc:EndDate></cac:InvoicePeriod>']] },
   { name: 'two notes', example: EXT, ops: [['dup', '/cbc:Note']] },
+  // empty-element rules read the value: whitespace written as character references is still whitespace
+  { name: 'note of a space character reference', example: EXT, ops: [['set', '/cbc:Note', '&#32;']] },
+  { name: 'line note of whitespace character references', example: EXT, ops: [['set', `${LINE}/cbc:Note`, '&#x20;&#9;&#xA;']] },
+  { name: 'payment terms note of a character reference and a space', example: STD, ops: [['set', '/cac:PaymentTerms/cbc:Note', '&#13; ']] },
   { name: 'two period description codes', example: EXT, ops: [['dup', '/cac:InvoicePeriod/cbc:DescriptionCode']] },
   { name: 'customization with wildcard', example: STD, ops: [['set', '/cbc:CustomizationID', 'urn:peppol:pint:billing-1@ae-1*']] },
   { name: 'no document currency', example: STD, ops: [['del', '/cbc:DocumentCurrencyCode']] },
