@@ -6,7 +6,8 @@
 //   (a) burst:  BENCH_BURST_INVOICES (2,000) POSTed in bulk requests of 100 by 4 clients, until all are acknowledged;
 //   (b) steady: single POSTs at 10 a second, open loop, for BENCH_STEADY_SECONDS (60), until all are acknowledged;
 //   (c) growth: BENCH_GROWTH_INVOICES (100,000) acknowledged invoices inserted straight into the store, then (a) again
-//       (BENCH_SKIP_GROWTH=1 skips it).
+//       (BENCH_SKIP_GROWTH=1 skips it; BENCH_GROWTH_INVOICES=0 makes it a second burst with nothing added, which tells
+//       the store's growth from what the servers accumulate over a run).
 // Per phase: accepted and acknowledged invoices/s, created -> acknowledged p50/p99 (from each invoice's stored
 // history), warnings/errors/activity failures in the API and worker logs, invoices lost or duplicated, and CPU by
 // process (store, Temporal, API, worker, this load generator, rest of the machine) from /proc. Waiting is capped
