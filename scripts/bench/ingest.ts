@@ -168,7 +168,8 @@ async function main(): Promise<void> {
     const [apiPort, barePort] = [await freePort(), await freePort()];
     const apiBase = `http://127.0.0.1:${apiPort}`;
     const bareBase = `http://127.0.0.1:${barePort}`;
-    // BENCH_PROFILE=1: a V8 CPU profile of the API (.cpuprofile in the log folder, written at exit).
+    // BENCH_PROFILE=1: a V8 CPU profile of the API (.cpuprofile in the log folder, written at exit); BENCH_PERF=1:
+    // the API with --perf-basic-prof, for `perf record -p <pid>` (V8's profile counts time preempted as busy).
     const profiled = (name: string) => (process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${logDir}/${name}-profile`] : process.env.BENCH_PERF === '1' ? ['--perf-basic-prof'] : []);
     let api = startChild('api', 'src/server.ts', childEnv(ingestQueue, apiPort), logDir, profiled('api'));
     const bare = startChild('bare-koa', 'scripts/bench/bare-koa.ts', childEnv(ingestQueue, barePort), logDir);
