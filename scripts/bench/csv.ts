@@ -28,7 +28,7 @@ import { createTenant } from '../../src/services/tenants';
 import { TENANT_ARABIC_NAME } from '../../test/helpers/tenants';
 import { tenantCsv, type BadRow } from '../../test/helpers/tenant-csv';
 import { logIssuesSince, logSize, startChild, waitForApi, waitForWorker, type Child, type LogIssues } from './e2e-procs';
-import { cmdlineOf, cpuSeconds, machineBusySeconds, type CpuGroup } from './proc-cpu';
+import { cmdlineOf, cpuReading, cpuUsed, type CpuGroup } from './proc-cpu';
 
 const env = process.env;
 const INVOICES = 1000;
@@ -127,14 +127,8 @@ function sampleRss(pid: number, everyMs = 20): { stop(): { peakKb: number; sampl
   };
 }
 
-/** CPU seconds per group over a phase, and the rest of the machine (other users of the host skew the figures). */
-function cpuUsed(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
-  const used = Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]]));
-  const { machine, ...ours } = used;
-  return { ...ours, 'rest of the machine (not ours)': machine - Object.values(ours).reduce((a, b) => a + b, 0) };
-}
 const minus = <T extends Record<string, number>>(a: T, b: T): T => Object.fromEntries(Object.keys(a).map((k) => [k, a[k] - b[k]])) as T;
-const cpuNow = () => ({ ...cpuSeconds(cpuGroups), machine: machineBusySeconds() });
+const cpuNow = () => cpuReading(cpuGroups);
 
 /** The machine's irq, softirq and steal seconds (/proc/stat): busy time no process is charged with. */
 function unchargedSeconds(): { irq: number; softirq: number; steal: number } {
@@ -299,7 +293,7 @@ async function main(): Promise<void> {
     const text = await res.text();
     const importS = (performance.now() - t0) / 1000;
     const rss = sampler.stop();
-    const cpuA = cpuUsed(cpuA0, cpuNow());
+    const cpuA = cpuUsed(cpuA0, cpuNow(), 'rest of the machine (not ours)');
     const irqA = minus(unchargedSeconds(), irqA0);
     const after = memoryKb(apiPid)!;
     const issuesA = logIssuesSince(children, offsetsA);
@@ -343,7 +337,7 @@ async function main(): Promise<void> {
       await sleep(250);
     }
     const waitedS = (Date.now() - submitStart) / 1000;
-    const cpuB = cpuUsed(cpuB0, cpuNow());
+    const cpuB = cpuUsed(cpuB0, cpuNow(), 'rest of the machine (not ours)');
     const irqB = minus(unchargedSeconds(), irqB0);
     const issuesB = logIssuesSince(children, offsetsB);
     const docs = await Invoice.find({ smeId: scope }, { status: 1, history: 1 }).lean();

@@ -25,7 +25,7 @@ import { connectMongo, disconnectMongo } from '../../src/db/connection';
 import { Invoice } from '../../src/db/models';
 import { connectSme, createPartner, updatePartner } from '../../src/services/admin';
 import { logIssuesSince, logSize, startChild, waitForApi, waitForWorker, type Child, type LogIssues } from './e2e-procs';
-import { cmdlineOf, cpuSeconds, machineBusySeconds, type CpuGroup } from './proc-cpu';
+import { cmdlineOf, cpuReading, cpuUsed, type CpuGroup } from './proc-cpu';
 
 const env = process.env;
 const BURST = Number(env.BENCH_BURST_INVOICES || 2000);
@@ -172,12 +172,12 @@ async function inspect(smeId: string, ids: string[]) {
 async function runPhase(name: string, sme: Sme, requested: number, load: (deadline: number) => Promise<Load>): Promise<Phase> {
   note(`${name}: starting`);
   const offsets = children.map(logSize);
-  const cpu0 = { ...cpuSeconds(cpuGroups), machine: machineBusySeconds() };
+  const cpu0 = cpuReading(cpuGroups);
   const start = Date.now();
   const loaded = await guarded(load(start + LIMIT_MS));
   note(`${name}: ${loaded.ids.length} accepted in ${fmt((loaded.lastResponseAt - start) / 1000)} s; waiting for acknowledgements`);
   const capped = await guarded(waitAcknowledged(loaded.ids, loaded.lastResponseAt + LIMIT_MS));
-  const cpu1 = { ...cpuSeconds(cpuGroups), machine: machineBusySeconds() };
+  const cpu1 = cpuReading(cpuGroups);
   const seconds = (Date.now() - start) / 1000;
   const found = await inspect(sme.smeId, loaded.ids);
   const postMs = loaded.postMs.sort((a, b) => a - b);
@@ -188,16 +188,9 @@ async function runPhase(name: string, sme: Sme, requested: number, load: (deadli
     p50: percentile(found.latencies, 0.5) / 1000, p99: percentile(found.latencies, 0.99) / 1000,
     postP50: percentile(postMs, 0.5), postP99: percentile(postMs, 0.99),
     lost: found.lost, dupNumbers: found.dupNumbers, dupDelivered: found.dupDelivered,
-    cpu: cpuUsed(cpu0, cpu1),
+    cpu: cpuUsed(cpu0, cpu1, 'rest of the machine (not ours)'),
     issues: logIssuesSince(children, offsets),
   };
-}
-
-/** CPU seconds per group over the phase, and the rest of the machine (other users of the host skew the figures). */
-function cpuUsed(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
-  const used = Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]]));
-  const { machine, ...ours } = used;
-  return { ...ours, 'rest of the machine (not ours)': machine - Object.values(ours).reduce((a, b) => a + b, 0) };
 }
 
 function printPhase(p: Phase): void {

@@ -27,7 +27,7 @@ import { connectMongo, disconnectMongo } from '../../src/db/connection';
 import { IdempotencyRecord, Invoice } from '../../src/db/models';
 import { connectSme, createPartner, updatePartner } from '../../src/services/admin';
 import { startChild, waitForApi, waitForWorker, type Child } from './e2e-procs';
-import { cmdlineOf, cpuSeconds, machineBusySeconds, type CpuGroup } from './proc-cpu';
+import { cmdlineOf, cpuReading, cpuUsed, type CpuGroup } from './proc-cpu';
 
 const SECONDS_PER_RUN = Number(process.env.BENCH_SECONDS || 5);
 const BULK_SECONDS_PER_RUN = Number(process.env.BENCH_BULK_SECONDS || 8);
@@ -67,14 +67,7 @@ function percentile(sorted: number[], q: number): number {
 }
 
 let cpuGroups: CpuGroup[] = [];
-const cpuNow = () => ({ ...cpuSeconds(cpuGroups), machine: machineBusySeconds() });
-
-/** CPU seconds per group between two readings, and the rest of the machine (other users of the host skew the figures). */
-function cpuUsed(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
-  const used = Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]]));
-  const { machine, ...ours } = used;
-  return { ...ours, rest: machine - Object.values(ours).reduce((a, b) => a + b, 0) };
-}
+const cpuNow = () => cpuReading(cpuGroups);
 
 /**
  * `clients` loops send requests until the deadline. A request answered after it still runs to its end (so the
@@ -106,7 +99,7 @@ async function load(label: string, clients: number, send: () => Promise<{ invoic
   clearTimeout(timer);
   cpu1 ??= cpuNow();
   latencies.sort((a, b) => a - b);
-  return { label, clients, requests: latencies.length, invoices, seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors, cpu: cpuUsed(cpu0, cpu1) };
+  return { label, clients, requests: latencies.length, invoices, seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors, cpu: cpuUsed(cpu0, cpu1, 'rest') };
 }
 
 /** Empty invoice, idempotency and baseline collections (deleteMany: FerretDB cannot re-create dropped indexes), so each row starts alike. */

@@ -82,3 +82,15 @@ export function machineBusySeconds(): number {
   const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   return (f[0] + f[1] + f[2] + f[5] + f[6] + f[7]) / TICKS_PER_SECOND;
 }
+
+/** A reading for cpuUsed: each group's CPU seconds so far, and the whole machine's. */
+export function cpuReading(groups: CpuGroup[]): Record<string, number> {
+  return { ...cpuSeconds(groups), machine: machineBusySeconds() };
+}
+
+/** CPU seconds per group between two readings, and what the rest of the machine used (other users skew the figures). */
+export function cpuUsed(before: Record<string, number>, after: Record<string, number>, restLabel: string): Record<string, number> {
+  const used = Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]]));
+  const { machine, ...ours } = used;
+  return { ...ours, [restLabel]: machine - Object.values(ours).reduce((a, b) => a + b, 0) };
+}
