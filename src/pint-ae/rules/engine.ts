@@ -10,6 +10,7 @@
  * - a dynamic error inside an assert would abort the official run: it is reported as a finding
  *   with id `eval-error` (flag fatal) naming the rule that could not be evaluated.
  */
+import { compileVisit, type CompiledCandidate, type Reporters, type Visit } from './compiled-visit';
 import { parentNames } from './context-parents';
 import { ASSERTS, type AssertMeta } from './messages';
 import { intern, type El, type Name, type XmlDocument } from './xml';
@@ -174,18 +175,9 @@ export function memoKey(...parts: string[]): string {
   return (node.key ??= parts.join(':'));
 }
 
-interface Candidate {
-  rule: Rule;
-  /** Local names (interned) the element's parent must have for the context to match; null = any. */
-  parents: string[] | null;
-  metas: AssertMeta[];
-}
-
-/** The rules an element with one namespace and local name may match: per pattern that has any, in .sch order. */
+/** What the engine runs on an element with one namespace and local name (see compiled-visit.ts). */
 interface Dispatch {
-  /** Index in PATTERNS of each list. */
-  patterns: number[];
-  lists: Candidate[][];
+  visit: Visit<Ctx, Findings>;
 }
 
 interface PatternIndex {
@@ -249,12 +241,7 @@ export class RuleSet {
         cached = { owner: this, ns: el.ns, d: this.dispatch(el.ns, el.local) };
         name.cache = cached;
       }
-      const d = cached.d;
-      const lists = d.lists;
-      for (let p = 0; p < lists.length; p++) {
-        const c = firstMatch(lists[p], el, ctx);
-        if (c) evaluate(c, el, ctx, perPattern[d.patterns[p]]);
-      }
+      cached.d.visit(el, ctx, perPattern);
     }
   }
 
@@ -264,23 +251,26 @@ export class RuleSet {
     if (!byNs) this.perName.set(local, (byNs = new Map()));
     let d = byNs.get(ns);
     if (!d) {
-      d = { patterns: [], lists: [] };
+      const patterns: number[] = [];
+      const lists: CompiledCandidate[][] = [];
       for (const [p, pattern] of PATTERNS.entries()) {
         const idx = this.patterns.get(pattern)!;
         const named = (idx.byLocal.get(local) ?? []).filter((r) => r.names !== '*' && r.names.some((n) => n[0] === ns && n[1] === local));
         const wild = idx.wildcard.filter((r) => !r.localFilter || r.localFilter(local));
         const rules = [...named, ...wild].sort((a, b) => a.seq - b.seq);
         if (rules.length === 0) continue;
-        d.patterns.push(p);
-        d.lists.push(
+        patterns.push(p);
+        lists.push(
           rules.map((rule) => ({
-            rule,
             // only for rules with a match function: for the others the name alone decides
             parents: rule.names === '*' || !rule.match ? null : internAll(parentNames(rule.context).get(local) ?? null),
+            match: rule.match as CompiledCandidate['match'],
+            asserts: rule.asserts as CompiledCandidate['asserts'],
             metas: this.metas.get(rule)!,
           })),
         );
       }
+      d = { visit: compileVisit(patterns, lists, REPORTERS) };
       byNs.set(ns, d);
     }
     return d;
@@ -308,53 +298,21 @@ function internAll(names: Set<string> | null): string[] | null {
   return names === null ? null : [...names].map(intern);
 }
 
-function parentIsOneOf(el: El, names: string[]): boolean {
-  const parent = el.parent;
-  if (parent === null) return false;
-  const local = parent.local;
-  for (let i = 0; i < names.length; i++) if (names[i] === local) return true;
-  return false;
-}
-
-function firstMatch(list: Candidate[], el: El, ctx: Ctx): Candidate | undefined {
-  for (let i = 0; i < list.length; i++) {
-    const c = list[i];
-    if (c.parents !== null && !parentIsOneOf(el, c.parents)) continue;
-    const match = c.rule.match;
-    if (!match) return c;
-    try {
-      if (match(el, ctx)) return c;
-    } catch (e) {
-      if (!(e instanceof XPathError)) throw e;
-      // XSLT 2.0: a dynamic error while matching a pattern is treated as "no match"
-    }
-  }
-  return undefined;
-}
-
 export const EVAL_ERROR_ID = 'eval-error';
 
-function evaluate(c: Candidate, el: El, ctx: Ctx, out: Findings): void {
-  const asserts = c.rule.asserts;
-  for (let i = 0; i < asserts.length; i++) {
-    const a = asserts[i];
-    const meta = c.metas[i];
-    let ok: boolean;
-    try {
-      ok = a.test(el, ctx);
-    } catch (e) {
-      if (!(e instanceof XPathError)) throw e;
-      out.fatal.push({
-        id: EVAL_ERROR_ID,
-        location: el.location(),
-        text: `[${EVAL_ERROR_ID}]-The official rule ${a.id} cannot be evaluated on this document (${e.code}: ${e.message}); the official Schematron stops with this error.`,
-      });
-      continue;
-    }
-    const fires = meta.kind === 'assert' ? !ok : ok;
-    if (!fires) continue;
-    const finding: Finding = { id: a.id, location: el.location(), text: meta.text };
+/** How a compiled visit records findings (see compiled-visit.ts). */
+const REPORTERS: Reporters<Ctx, Findings> = {
+  fire(el, out, id, meta) {
+    const finding: Finding = { id, location: el.location(), text: meta.text };
     if (meta.flag === 'fatal' || meta.flag === 'error') out.fatal.push(finding);
     else out.warning.push(finding);
-  }
-}
+  },
+  evalError(e, el, out, id) {
+    if (!(e instanceof XPathError)) throw e;
+    out.fatal.push({
+      id: EVAL_ERROR_ID,
+      location: el.location(),
+      text: `[${EVAL_ERROR_ID}]-The official rule ${id} cannot be evaluated on this document (${e.code}: ${e.message}); the official Schematron stops with this error.`,
+    });
+  },
+};
