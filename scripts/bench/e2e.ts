@@ -25,6 +25,7 @@ import { connectMongo, disconnectMongo } from '../../src/db/connection';
 import { Invoice } from '../../src/db/models';
 import { connectSme, createPartner, updatePartner } from '../../src/services/admin';
 import { logIssuesSince, logSize, startChild, waitForApi, waitForWorker, type Child, type LogIssues } from './e2e-procs';
+import { waitOutOfPipeline } from './pipeline-wait';
 import { cmdlineOf, cpuReading, cpuUsed, type CpuGroup } from './proc-cpu';
 
 const env = process.env;
@@ -119,33 +120,6 @@ async function steadyLoad(sme: Sme, phase: string, seconds: number): Promise<Loa
   return load;
 }
 
-const IN_PIPELINE: readonly string[] = ['queued', 'transformed', 'validated', 'delivered'];
-
-/**
- * Waits until none of the phase's invoices is still in the pipeline, or the deadline. One lookup by `_id` per
- * invoice, in acceptance order, resuming where the last poll stopped: the probe's cost stays the same whatever the
- * store holds. (Queries by SME and status decode every stored invoice of the SME on FerretDB, whose planner filters
- * the status after reading each row: on the grown store of (c) they were the biggest load on PostgreSQL, paid by
- * the bench and billed to the store.) Returns true when the deadline cut it short.
- */
-async function waitAcknowledged(ids: string[], deadline: number): Promise<boolean> {
-  let lastNote = Date.now();
-  let done = 0; // ids[0 .. done) have left the pipeline; an invoice never goes back
-  const pending = async () => {
-    for (; done < ids.length; done++) {
-      const doc = await Invoice.findOne({ _id: ids[done] }, { status: 1 }).lean<{ status: string }>();
-      if (doc && IN_PIPELINE.includes(doc.status)) return true; // a missing one is reported lost by inspect()
-    }
-    return false;
-  };
-  while (Date.now() < deadline) {
-    if (!(await pending())) return false;
-    if (Date.now() - lastNote > 10_000) (lastNote = Date.now()), note(`${done} of ${ids.length} out of the pipeline (in acceptance order)`);
-    await sleep(1000);
-  }
-  return pending();
-}
-
 /** What the store says about the phase's SME: latencies, last acknowledgement, lost and duplicated invoices. */
 async function inspect(smeId: string, ids: string[]) {
   const docs = await Invoice.find({ smeId }, { number: 1, status: 1, createdAt: 1, history: 1 }).lean();
@@ -176,7 +150,7 @@ async function runPhase(name: string, sme: Sme, requested: number, load: (deadli
   const start = Date.now();
   const loaded = await guarded(load(start + LIMIT_MS));
   note(`${name}: ${loaded.ids.length} accepted in ${fmt((loaded.lastResponseAt - start) / 1000)} s; waiting for acknowledgements`);
-  const capped = await guarded(waitAcknowledged(loaded.ids, loaded.lastResponseAt + LIMIT_MS));
+  const capped = await guarded(waitOutOfPipeline(loaded.ids, loaded.lastResponseAt + LIMIT_MS, { pollMs: 1000, note }));
   const cpu1 = cpuReading(cpuGroups);
   const seconds = (Date.now() - start) / 1000;
   const found = await inspect(sme.smeId, loaded.ids);

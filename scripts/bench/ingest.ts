@@ -27,6 +27,7 @@ import { connectMongo, disconnectMongo } from '../../src/db/connection';
 import { IdempotencyRecord, Invoice } from '../../src/db/models';
 import { connectSme, createPartner, updatePartner } from '../../src/services/admin';
 import { startChild, waitForApi, waitForWorker, type Child } from './e2e-procs';
+import { waitOutOfPipeline } from './pipeline-wait';
 import { cmdlineOf, cpuReading, cpuUsed, type CpuGroup } from './proc-cpu';
 
 const SECONDS_PER_RUN = Number(process.env.BENCH_SECONDS || 5);
@@ -266,22 +267,7 @@ async function main(): Promise<void> {
     );
     const postedMs = Date.now() - started;
     process.stderr.write(`[bench] ${submitted} invoices accepted after ${fmt(postedMs / 1000, 1)} s; waiting for acknowledgements\n`);
-    // Waits by _id (one primary-key lookup per poll), in acceptance order, resuming where the last poll stopped: a
-    // count by status would decode every stored invoice of the partner each time (see docs/decisions.md, fifth look).
-    let done = 0;
-    let lastReport = Date.now();
-    while (done < ids.length && Date.now() - started < E2E_LIMIT_MS) {
-      const inv = await Invoice.findById(ids[done], { status: 1 }).lean();
-      if (inv?.status === 'acknowledged') {
-        done++;
-        continue;
-      }
-      if (Date.now() - lastReport > 10_000) {
-        lastReport = Date.now();
-        process.stderr.write(`[bench] ${done} acknowledged (in acceptance order) after ${fmt((Date.now() - started) / 1000)} s\n`);
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitOutOfPipeline(ids, started + E2E_LIMIT_MS, { pollMs: 250, note: (progress) => process.stderr.write(`[bench] ${progress}\n`) });
     const docs = await Invoice.find({ partnerId: e2ePartner.partnerId, status: 'acknowledged' }, { createdAt: 1, history: 1 }).lean();
     const acknowledged = docs.length;
     const ackAt = (d: (typeof docs)[number]) => new Date(d.history.find((h) => h.status === 'acknowledged')!.at).getTime();
