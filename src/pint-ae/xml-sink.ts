@@ -96,6 +96,26 @@ function attrString(attrs: Attrs | undefined): string {
  */
 const CHUNK = 16 * 1024;
 
+/**
+ * Past this many chunks (a document above 128 KiB, more than ~110 lines) the chunks are written to
+ * the SPILL buffer as UTF-8 and dropped, instead of being kept for the final join: live chunks were
+ * what the young-generation collector copied again and again in a long render (a quarter of a
+ * 5,000-line render), while a buffer lives outside the collected heap and its pages, reused from
+ * one render to the next, are already mapped. The result is decoded from it once at the end (one
+ * copy, as the join was). Smaller documents keep the join, which is cheaper for them.
+ */
+const SPILL_AFTER = 8;
+/** Above this size the buffer is dropped after the render rather than kept for the next one. */
+const SPILL_KEEP = 16 * 1024 * 1024;
+
+/**
+ * One buffer shared by the renders of this thread (a render is synchronous, so one runs at a time).
+ * `taken` counts the sinks that started spilling into it: a sink whose number is no longer the
+ * last was overtaken, which only code interleaving two sinks could do, and it then refuses to
+ * go on rather than return another render's text (a render that threw simply leaves it behind).
+ */
+const spill = { buf: Buffer.alloc(0), taken: 0 };
+
 /** The constant strings of one element name. */
 interface Tag {
   /** '<name' (followed by attributes) */
@@ -137,13 +157,39 @@ export class StringSink implements XmlSink {
   private out = XML_DECL;
   private readonly chunks: string[] = [];
   private readonly stack: Tag[] = [];
+  /** Bytes written to the shared buffer; -1 until the document outgrows SPILL_AFTER chunks. */
+  private spilled = -1;
+  /** This sink's number in spill.taken (see spill). */
+  private spillTurn = 0;
+  /** Every spilled chunk was ASCII (as many UTF-8 bytes as characters). */
+  private ascii = true;
 
   private flushIfLong(): void {
     if (this.out.length < CHUNK) return;
     const flat = this.out;
+    this.out = '';
+    if (this.spilled >= 0) return this.spillWrite(flat);
     flat.charCodeAt(0); // V8 flattens a cons string on character access
     this.chunks.push(flat);
-    this.out = '';
+    if (this.chunks.length < SPILL_AFTER) return;
+    this.spilled = 0;
+    this.spillTurn = ++spill.taken;
+    for (const c of this.chunks) this.spillWrite(c);
+    this.chunks.length = 0;
+  }
+
+  /** Appends `text` as UTF-8 to the shared buffer, growing it first if it might not fit. */
+  private spillWrite(text: string): void {
+    if (this.spillTurn !== spill.taken) throw new Error('StringSink: another sink wrote to the shared buffer during this render');
+    const room = this.spilled + text.length * 3; // a UTF-16 code unit is at most 3 bytes of UTF-8
+    if (spill.buf.length < room) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(room, 2 * spill.buf.length, 1 << 20));
+      spill.buf.copy(bigger, 0, 0, this.spilled);
+      spill.buf = bigger;
+    }
+    const bytes = spill.buf.write(text, this.spilled, 'utf8');
+    if (bytes !== text.length) this.ascii = false;
+    this.spilled += bytes;
   }
 
   open(name: string, attrs?: Attrs): void {
@@ -169,6 +215,15 @@ export class StringSink implements XmlSink {
 
   done(): string {
     if (this.stack.length) throw new Error(`unclosed elements: ${this.stack.map((t) => t.start.slice(1)).join(' > ')}`);
+    if (this.spilled >= 0) {
+      this.spillWrite(this.out);
+      // ASCII reads the same as Latin-1, and node returns a long Latin-1 text (above ~1 MB) as an
+      // external string in memory it mallocs, which reuses freed memory from one render to the
+      // next; a string on the V8 heap that long is a large object on freshly mapped pages.
+      const text = spill.buf.toString(this.ascii ? 'latin1' : 'utf8', 0, this.spilled);
+      if (spill.buf.length > SPILL_KEEP) spill.buf = Buffer.alloc(0);
+      return text;
+    }
     if (this.chunks.length === 0) return this.out;
     this.chunks.push(this.out);
     return this.chunks.join('');
