@@ -2,7 +2,10 @@
  * The custom `u:` functions of PINT-UBL-validation-preprocessed.sch, translated literally
  * (same arithmetic, same substring positions, same castability tests).
  */
-import { XPathError, castableInteger, numberOf, stringLength, substring, toInteger, translate } from './xpath';
+import * as xpathModule from './xpath';
+
+// Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
+const { XPathError, castableInteger, numberOf, stringLength, substring, toInteger, translate } = xpathModule;
 
 function codepoints(s: string): number[] {
   return Array.from(s, (c) => c.codePointAt(0)!);

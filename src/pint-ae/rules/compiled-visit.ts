@@ -15,7 +15,10 @@
  */
 import type { AssertMeta } from './messages';
 import type { El } from './xml';
-import { XPathError } from './xpath';
+import * as xpathModule from './xpath';
+
+// Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
+const { XPathError } = xpathModule;
 
 /** One rule an element may match, in .sch order within its pattern. */
 export interface CompiledCandidate {

@@ -6,7 +6,11 @@
  * the sum to decimal.js for the rest, so the result is the same value either way.
  */
 import type { El } from './xml';
-import { Dec, cmpDec, decimalOf, type Dec as DecT } from './xpath';
+import type { Dec as DecT } from './xpath';
+import * as xpathModule from './xpath';
+
+// Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
+const { Dec, cmpDec, decimalOf } = xpathModule;
 
 /** Fraction digits handled as integers (amounts have 2, rates and quantities a few more). */
 const MAX_SCALE = 9;

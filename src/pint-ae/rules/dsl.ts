@@ -2,8 +2,14 @@
  * Small helpers so rule code reads like the official XPath: `p(el, 'cac:Party/cac:PartyName/cbc:Name')`,
  * `matchesContext(el, 'cac:AccountingCustomerParty/cac:Party')`.
  */
-import { NS, intern, type El } from './xml';
-import { decimalOf, normalizeSpace, opt, type Dec } from './xpath';
+import type { El } from './xml';
+import * as xmlModule from './xml';
+import type { Dec } from './xpath';
+import * as xpathModule from './xpath';
+
+// Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
+const { NS, intern } = xmlModule;
+const { decimalOf, normalizeSpace, opt } = xpathModule;
 
 export const CBC = NS.CBC;
 export const CAC = NS.CAC;

@@ -10,11 +10,21 @@
  * - a dynamic error inside an assert would abort the official run: it is reported as a finding
  *   with id `eval-error` (flag fatal) naming the rule that could not be evaluated.
  */
-import { compileVisit, type CompiledCandidate, type Reporters, type Visit } from './compiled-visit';
-import { parentNames } from './context-parents';
-import { ASSERTS, type AssertMeta } from './messages';
-import { intern, type El, type Name, type XmlDocument } from './xml';
-import { Lazy, XPathError } from './xpath';
+import type { CompiledCandidate, Reporters, Visit } from './compiled-visit';
+import * as compiledVisitModule from './compiled-visit';
+import * as contextParentsModule from './context-parents';
+import type { AssertMeta } from './messages';
+import * as messagesModule from './messages';
+import type { El, Name, XmlDocument } from './xml';
+import * as xmlModule from './xml';
+import * as xpathModule from './xpath';
+
+// Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
+const { compileVisit } = compiledVisitModule;
+const { parentNames } = contextParentsModule;
+const { ASSERTS } = messagesModule;
+const { intern } = xmlModule;
+const { Lazy, XPathError } = xpathModule;
 
 export type PatternId = 'UBL-model' | 'Codesmodel' | 'UBL-modelaligned' | 'Codesmodelaligned';
 
@@ -63,7 +73,7 @@ export interface Findings {
 
 /** Per-document evaluation context: the tree, the profile and memoised document-wide values. */
 export class Ctx {
-  private readonly memos = new Map<string, Lazy<unknown>>();
+  private readonly memos = new Map<string, xpathModule.Lazy<unknown>>();
   /** `all()` lists by local name, then namespace (both interned: no key string built per call). */
   private readonly byName = new Map<string, Map<string, El[]>>();
 
@@ -109,10 +119,10 @@ export class Ctx {
 
   /** A document-wide value computed once (errors are remembered and rethrown too). */
   memo<T>(key: string, compute: () => T): T {
-    let lazy = this.memos.get(key) as Lazy<T> | undefined;
+    let lazy = this.memos.get(key) as xpathModule.Lazy<T> | undefined;
     if (!lazy) {
       lazy = new Lazy(compute);
-      this.memos.set(key, lazy as Lazy<unknown>);
+      this.memos.set(key, lazy as xpathModule.Lazy<unknown>);
     }
     return lazy.get();
   }

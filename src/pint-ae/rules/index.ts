@@ -9,6 +9,15 @@
  * A document is rejected by the official rules when `fatal` is not empty. One extra id can appear:
  * `eval-error`, where the official Schematron would stop with a dynamic XPath error (for example an
  * amount that is not a number, or a field given twice where the rule reads one value).
+ *
+ * Imports: the modules the rules run through bind what they import from each other once, at load
+ * (`import * as xpathModule from './xpath'; const { decOpt } = xpathModule;`). The service and the
+ * benches run under tsx, which compiles each module to CommonJS with every export behind a getter,
+ * re-wrapped in a second getter on import: a plain `import { decOpt }` costs two getter calls at
+ * every use, and the rules make tens of thousands of such calls per long invoice. Bound once,
+ * validation took 14-21 % less time (docs/decisions.md, "Eleventh pass"). This relies on the modules
+ * importing each other without cycles (else a binding could be taken before it is set): checked by
+ * test/unit/pint-ae/module-graph.test.ts.
  */
 import { RuleSet, type Finding, type Findings, type Profile, type Rule } from './engine';
 import { allowanceChargeRules } from './groups/allowances-charges';

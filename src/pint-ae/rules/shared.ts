@@ -2,11 +2,19 @@
  * Sub-expressions several official rules share, evaluated with the official engine's order and
  * errors, and memoised per document so that no rule rescans all lines for each line or subtotal.
  */
-import { DecSum } from './dec-sum';
-import { memoKey, type Ctx } from './engine';
-import { CAC, CBC, p } from './dsl';
+import * as decSumModule from './dec-sum';
+import type { Ctx } from './engine';
+import * as engineModule from './engine';
+import * as dslModule from './dsl';
 import { type El } from './xml';
-import { Dec, XPathError, cmpDec, decOpt, decimalOf, normalizeSpace, opt, optValue, someBool, upperCase, type Dec as DecT } from './xpath';
+import type { Dec as DecT } from './xpath';
+import * as xpathModule from './xpath';
+
+// Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
+const { DecSum } = decSumModule;
+const { memoKey } = engineModule;
+const { CAC, CBC, p } = dslModule;
+const { Dec, XPathError, cmpDec, decOpt, decimalOf, normalizeSpace, opt, optValue, someBool, upperCase } = xpathModule;
 
 /**
  * `cac:TaxScheme/normalize-space(upper-case(cbc:ID)) = 'VAT'` on a (Classified)TaxCategory:

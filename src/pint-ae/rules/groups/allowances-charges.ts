@@ -2,12 +2,18 @@
  * Allowances and charges: document level, line level and price level (both official files).
  * The tax-category rules on allowances/charges are in tax-category-rules.ts.
  */
-import { DecSum } from '../dec-sum';
-import { CAC, CBC, CREDIT_NOTE, INVOICE, cac, contextIs, count, has, inLine, p, path } from '../dsl';
+import * as decSumModule from '../dec-sum';
+import * as dslModule from '../dsl';
 import type { Ctx, Rule } from '../engine';
-import { isVat } from '../shared';
+import * as sharedModule from '../shared';
 import type { El } from '../xml';
-import { castableDecimalNodes, childText, normalizeSpace, numberOpt, someBoolInPattern, someEq } from '../xpath';
+import * as xpathModule from '../xpath';
+
+// Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
+const { DecSum } = decSumModule;
+const { CAC, CBC, CREDIT_NOTE, INVOICE, cac, contextIs, count, has, inLine, p, path } = dslModule;
+const { isVat } = sharedModule;
+const { castableDecimalNodes, childText, normalizeSpace, numberOpt, someBoolInPattern, someEq } = xpathModule;
 
 /** Paths read on every line's allowances and charges, parsed once. */
 const P = {

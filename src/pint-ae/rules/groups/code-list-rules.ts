@@ -4,10 +4,14 @@
  * the official .sch by scripts/pint-ae/gen-rule-tables.ts.
  */
 import * as CL from '../../codelists';
-import { CAC, CBC, cbc, contextIs } from '../dsl';
+import * as dslModule from '../dsl';
 import type { Rule } from '../engine';
 import type { El } from '../xml';
-import { normalizeSpace, someBoolInPattern, someEq } from '../xpath';
+import * as xpathModule from '../xpath';
+
+// Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
+const { CAC, CBC, cbc, contextIs } = dslModule;
+const { normalizeSpace, someBoolInPattern, someEq } = xpathModule;
 
 /**
  * `not(contains(normalize-space(v), ' ')) and contains(' LIST ', concat(' ', normalize-space(v), ' '))`:

@@ -2,33 +2,19 @@
  * Document level: the Invoice / CreditNote element itself (both files), document references,
  * periods, payment, delivery, dates, times, attachments and empty elements.
  */
-import { CAC, CBC, CREDIT_NOTE, INVOICE, cac, cbc, count, has, contextIs, matchesContext, ns1, p, str1, typeCodes } from '../dsl';
-import { memoKey, type Ctx, type Rule } from '../engine';
-import { categoryCode, isVat, isVatNoNormalize, union } from '../shared';
+import * as dslModule from '../dsl';
+import type { Ctx, Rule } from '../engine';
+import * as engineModule from '../engine';
+import * as sharedModule from '../shared';
 import type { El } from '../xml';
-import {
-  cardinalityError,
-  childText,
-  castableDate,
-  castableDecimal,
-  castableTime,
-  FIVE,
-  decOpt,
-  matches,
-  normalizeSpace,
-  round2,
-  someBool,
-  someEq,
-  someEqNodes,
-  someNe,
-  someNeNodes,
-  someNum,
-  stringLength,
-  textOpt,
-  toDecimal,
-  toDouble,
-  type Dec,
-} from '../xpath';
+import type { Dec } from '../xpath';
+import * as xpathModule from '../xpath';
+
+// Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
+const { CAC, CBC, CREDIT_NOTE, INVOICE, cac, cbc, count, has, contextIs, matchesContext, ns1, p, str1, typeCodes } = dslModule;
+const { memoKey } = engineModule;
+const { categoryCode, isVat, isVatNoNormalize, union } = sharedModule;
+const { cardinalityError, childText, castableDate, castableDecimal, castableTime, FIVE, decOpt, matches, normalizeSpace, round2, someBool, someEq, someEqNodes, someNe, someNeNodes, someNum, stringLength, textOpt, toDecimal, toDouble } = xpathModule;
 
 /**
  * (cac:InvoiceLine | cac:CreditNoteLine)/cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) != 'E' and

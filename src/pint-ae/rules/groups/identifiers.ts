@@ -3,11 +3,16 @@
  * Swedish, Norwegian, Danish, Belgian, Italian and Australian identifiers used as endpoint, party
  * identifier or legal registration identifier.
  */
-import { abn, checkCF, checkCodiceIPA, checkPIVAseIT, gln, mod11, mod97be } from '../check-digits';
-import { CAC, cbc } from '../dsl';
+import * as checkDigitsModule from '../check-digits';
+import * as dslModule from '../dsl';
 import type { Rule } from '../engine';
 import type { El } from '../xml';
-import { matches, normalizeSpace, stringLength, substring, textOpt, translate, numberOf } from '../xpath';
+import * as xpathModule from '../xpath';
+
+// Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
+const { abn, checkCF, checkCodiceIPA, checkPIVAseIT, gln, mod11, mod97be } = checkDigitsModule;
+const { CAC, cbc } = dslModule;
+const { matches, normalizeSpace, stringLength, substring, textOpt, translate, numberOf } = xpathModule;
 
 const NAMES = [cbc('EndpointID'), cbc('ID'), cbc('CompanyID')] as const;
 

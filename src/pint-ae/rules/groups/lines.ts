@@ -2,22 +2,18 @@
  * Invoice / credit note lines: line fields, periods, items, prices, BTAE-08/BTAE-10 (both files).
  * The per-line tax category rules are in tax-category-rules.ts.
  */
-import { CAC, CBC, attrAt, cac, cbc, contextIs, count, has, matchesContext, ns1, one, p, path, typeCodes, type PathArg } from '../dsl';
+import type { PathArg } from '../dsl';
+import * as dslModule from '../dsl';
 import type { Rule } from '../engine';
-import { categoryCode } from '../shared';
+import * as sharedModule from '../shared';
 import type { El } from '../xml';
-import {
-  cardinalityError,
-  compareNumbers,
-  dateOpt,
-  decOpt,
-  someEq,
-  someNum,
-  toDate,
-  toDouble,
-  isPositiveDec,
-  type NumOp,
-} from '../xpath';
+import type { NumOp } from '../xpath';
+import * as xpathModule from '../xpath';
+
+// Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
+const { CAC, CBC, attrAt, cac, cbc, contextIs, count, has, matchesContext, ns1, one, p, path, typeCodes } = dslModule;
+const { categoryCode } = sharedModule;
+const { cardinalityError, compareNumbers, dateOpt, decOpt, someEq, someNum, toDate, toDouble, isPositiveDec } = xpathModule;
 
 /** The match `cac:InvoiceLine/X | cac:CreditNoteLine/X` (both paths parsed once, not per element). */
 const underLine = (rest: string) => contextIs(`cac:InvoiceLine/${rest}`, `cac:CreditNoteLine/${rest}`);

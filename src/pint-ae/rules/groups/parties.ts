@@ -2,12 +2,18 @@
  * Parties: seller, buyer, payee, tax representative, their addresses, identifiers, TRN/TIN
  * (both official files).
  */
-import { EMIRATE_CODES, PASSPORT_COUNTRY } from '../../codelists';
-import { CAC, CBC, attrAt, cac, cbc, count, has, contextIs, matchesContext, ns1, p, str1 } from '../dsl';
+import * as codelistsModule from '../../codelists';
+import * as dslModule from '../dsl';
 import type { Ctx, Rule } from '../engine';
-import { isVat } from '../shared';
+import * as sharedModule from '../shared';
 import type { El } from '../xml';
-import { matches, normalizeSpace, optValue, someEq, someEqNodes, someNe, stringLength, translate, cardinalityError } from '../xpath';
+import * as xpathModule from '../xpath';
+
+// Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
+const { EMIRATE_CODES, PASSPORT_COUNTRY } = codelistsModule;
+const { CAC, CBC, attrAt, cac, cbc, count, has, contextIs, matchesContext, ns1, p, str1 } = dslModule;
+const { isVat } = sharedModule;
+const { matches, normalizeSpace, optValue, someEq, someEqNodes, someNe, stringLength, translate, cardinalityError } = xpathModule;
 
 const LEGAL_ID = 'cac:PartyLegalEntity/cbc:CompanyID';
 

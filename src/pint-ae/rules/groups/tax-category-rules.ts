@@ -6,39 +6,17 @@
  * Breakdown sums are memoised per document (and per category/rate), so a document with many lines
  * and many subtotals is still evaluated in linear time.
  */
-import { CAC, CBC, cac, contextIs, count, has, p, path } from '../dsl';
+import * as dslModule from '../dsl';
 import type { Ctx, Rule } from '../engine';
-import {
-  SLACK,
-  categoryBase,
-  categoryCode,
-  existsChargeWithRate,
-  existsLineWithRate,
-  exactlyOneDecimal,
-  isVat,
-  sumChargesWithRate,
-  sumLinesWithRate,
-  type LineName,
-} from '../shared';
+import type { LineName } from '../shared';
+import * as sharedModule from '../shared';
 import type { El } from '../xml';
-import {
-  castableDecimal,
-  castableDecimalNodes,
-  decOpt,
-  decimalOf,
-  divDec,
-  normalizeSpace,
-  optValue,
-  round2,
-  slack,
-  someBoolInPattern,
-  someEq,
-  someNe,
-  someNum,
-  toDecimal,
-  HUNDRED,
-  isPositiveDec,
-} from '../xpath';
+import * as xpathModule from '../xpath';
+
+// Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
+const { CAC, CBC, cac, contextIs, count, has, p, path } = dslModule;
+const { SLACK, categoryBase, categoryCode, existsChargeWithRate, existsLineWithRate, exactlyOneDecimal, isVat, sumChargesWithRate, sumLinesWithRate } = sharedModule;
+const { castableDecimal, castableDecimalNodes, decOpt, decimalOf, divDec, normalizeSpace, optValue, round2, slack, someBoolInPattern, someEq, someNe, someNum, toDecimal, HUNDRED, isPositiveDec } = xpathModule;
 
 type Code = 'S' | 'Z' | 'E' | 'O' | 'AE' | 'N';
 

@@ -3,11 +3,17 @@
  * (PINT-UBL-validation, pattern UBL-model). Decimal arithmetic with the official rounding:
  * `round(x * 10 * 10) div 100`, half towards positive infinity.
  */
-import { CAC, CBC, CREDIT_NOTE, INVOICE, cac, cbc, dec1, has, p, str1 } from '../dsl';
+import * as dslModule from '../dsl';
 import type { Ctx, Rule } from '../engine';
-import { sumOf, union } from '../shared';
+import * as sharedModule from '../shared';
 import type { El } from '../xml';
-import { round2, someBool, stringLength, substringAfter, type Dec } from '../xpath';
+import type { Dec } from '../xpath';
+import * as xpathModule from '../xpath';
+
+// Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
+const { CAC, CBC, CREDIT_NOTE, INVOICE, cac, cbc, dec1, has, p, str1 } = dslModule;
+const { sumOf, union } = sharedModule;
+const { round2, someBool, stringLength, substringAfter } = xpathModule;
 
 /** At most two decimals: string-length(substring-after(amount, '.')) <= 2 (raw text, no trimming). */
 const twoDecimals = (el: El, local: string) => stringLength(substringAfter(str1(el, `cbc:${local}`), '.')) <= 2;
