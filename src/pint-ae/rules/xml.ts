@@ -483,6 +483,24 @@ function nameAt(src: string, from: number, to: number, hash: number): Name {
   return n;
 }
 
+/**
+ * Where the element whose start tag ends at `from` ends, when it is a plain leaf: text without '&',
+ * then its own end tag written `</raw>` (most elements of an invoice: amounts, codes, names); -1
+ * otherwise, and the element is read as any other. `nextAmp` is the parser's next '&' (maybe one
+ * already passed: then -1 too, and the usual path checks the text). A leaf read whole skips the
+ * stack and the main loop's turn for its end tag.
+ */
+function plainLeafEnd(src: string, from: number, raw: string, nextAmp: number): number {
+  const close = src.indexOf('<', from);
+  if (close < 0 || src.charCodeAt(close + 1) !== 47 /* / */) return -1;
+  if (nextAmp >= 0 && nextAmp < close) return -1;
+  const gt = close + 2 + raw.length;
+  // indexOf from the name's own position, as closeElement does: on a mismatch it scans on, but an
+  // end tag naming another element there is an error the usual path then reports
+  if (src.charCodeAt(gt) !== 62 /* > */ || src.indexOf(raw, close + 2) !== close + 2) return -1;
+  return gt + 1;
+}
+
 function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 9 || c === 13;
 }
@@ -667,8 +685,16 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
       }
       if (known !== undefined) {
         lastTag = known;
-        addElement(lt, gt + 1, known.name, 0, known.selfClose, known.attrs);
-        return gt + 1;
+        const end = known.selfClose ? -1 : plainLeafEnd(src, gt + 1, known.name.raw, nextAmp);
+        if (end < 0) {
+          addElement(lt, gt + 1, known.name, 0, known.selfClose, known.attrs);
+          return gt + 1;
+        }
+        // read whole, as a self-closed element is: never pushed on the stack, no end tag of its own
+        const el = addElement(lt, gt + 1, known.name, 0, true, known.attrs);
+        el.contentEnd = end - known.name.raw.length - 3;
+        el.end = end;
+        return end;
       }
     }
     lastTag = undefined;

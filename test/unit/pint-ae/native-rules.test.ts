@@ -213,6 +213,28 @@ describe('native PINT-AE XML parser', () => {
     expect(() => parseXml('<r/><r/>')).to.throw(XmlParseError, /content after the root element/);
   });
 
+  it('reads a leaf whole (plainLeafEnd) exactly as through the stack, and still refuses a wrong end tag', () => {
+    // every <a> after the first is a start tag seen before, so the leaf path is tried on each
+    const doc = parseXml('<r><a>1</a><a>x &amp; y</a><a>2</a ><a><!--c-->3</a><a><![CDATA[<4>]]></a><a></a><a>5</a><a><b>6</b></a>  <a>7</a></r>');
+    const values = doc.root.kids.map((k) => [k.value, k.texts, k.kids.length]);
+    expect(values).to.deep.equal([
+      ['1', ['1'], 0],
+      ['x & y', ['x & y'], 0],
+      ['2', ['2'], 0],
+      ['3', ['3'], 0],
+      ['<4>', ['<4>'], 0],
+      ['', [], 0],
+      ['5', ['5'], 0],
+      ['6', [], 1],
+      ['7', ['7'], 0],
+    ]);
+    expect(doc.root.kids.map((k) => k.order)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 10]);
+    expect(doc.root.value).to.equal('1x & y23<4>56  7');
+    for (const bad of ['<r><a>1</a><a>2</b></r>', '<r><a>1</a><a>2</A></r>', '<r><a>1</a><a>2</ab></r>', '<r><a>1</a><a>2&x;</a></r>', '<r><a>1</a><a>2</a']) {
+      expect(() => parseXml(bad), bad).to.throw(XmlParseError);
+    }
+  });
+
   for (const bad of ['<a>', '<a></b>', '<a>&nbsp;</a>', '<a b="1" b="2"/>', '<p:a/>', 'text', '<a/><b/>', '<a x="<"/>']) {
     it(`rejects ${JSON.stringify(bad)}`, () => {
       expect(() => parseXml(bad)).to.throw(XmlParseError);
