@@ -87,8 +87,7 @@ function breakdownCount(ctx: Ctx, root: El, code: string): number {
 
 /** aligned-ibrp-{e,o,z}-01 / ae-01: a category used anywhere needs exactly one (ae: at least one) breakdown. */
 function categoryHasBreakdown(ctx: Ctx, root: El, code: string, atLeast: boolean): boolean {
-  const used = () => existsVatCategory(ctx, 'TaxCategory', code) || existsVatCategory(ctx, 'ClassifiedTaxCategory', code);
-  if (used()) {
+  if (existsVatCategory(ctx, 'TaxCategory', code) || existsVatCategory(ctx, 'ClassifiedTaxCategory', code)) {
     const n = breakdownCount(ctx, root, code);
     if (atLeast ? n >= 1 : n === 1) return true;
   }
@@ -112,16 +111,11 @@ function taxAmountSign(root: El, currencyElement: string, op: '<=' | '>='): bool
 function taxInclusiveConsistent(root: El): boolean {
   if (someBool(p(root, 'cac:TaxTotal/cbc:TaxIncludedIndicator'), true)) return true;
   const totals = root.children(CAC, 'LegalMonetaryTotal');
-  // left operand: LegalMonetaryTotal/xs:decimal(TaxInclusiveAmount), lazily (the first item is read first)
+  // left operand: LegalMonetaryTotal/xs:decimal(TaxInclusiveAmount), lazily (the first item is read
+  // first, the others while comparing; a loop, not a closure: see chargesBeside in totals-rules.ts)
   let next = 0;
-  const pull = (): Dec | undefined => {
-    while (next < totals.length) {
-      const v = decOpt(totals[next++].children(CBC, 'TaxInclusiveAmount'), 'cbc:TaxInclusiveAmount');
-      if (v !== undefined) return v;
-    }
-    return undefined;
-  };
-  const first = pull();
+  let first: Dec | undefined;
+  while (first === undefined && next < totals.length) first = inclusiveAmount(totals[next++]);
   // right operand
   const exclusive = totals.map((t) => decOpt(t.children(CBC, 'TaxExclusiveAmount'), 'cbc:TaxExclusiveAmount')).filter((x): x is Dec => x !== undefined);
   if (exclusive.length > 1) throw cardinalityError('LegalMonetaryTotal/xs:decimal(cbc:TaxExclusiveAmount)', exclusive.length);
@@ -137,9 +131,15 @@ function taxInclusiveConsistent(root: El): boolean {
   }
   const right = exclusive.length === 1 && tax !== undefined ? round2(exclusive[0].plus(tax)) : undefined;
   // compare each left item (pulling the rest lazily) with the right operand
-  for (let v: Dec | undefined = first; v !== undefined; v = pull()) if (right !== undefined && v.eq(right)) return true;
+  for (let v: Dec | undefined = first; v !== undefined; ) {
+    if (right !== undefined && v.eq(right)) return true;
+    v = undefined;
+    while (v === undefined && next < totals.length) v = inclusiveAmount(totals[next++]);
+  }
   return false;
 }
+
+const inclusiveAmount = (total: El) => decOpt(total.children(CBC, 'TaxInclusiveAmount'), 'cbc:TaxInclusiveAmount');
 
 /** Codepoint comparison, as the engine's default collation does it. */
 function codepointLess(a: string, b: string): boolean {
@@ -148,6 +148,9 @@ function codepointLess(a: string, b: string): boolean {
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i];
   return x.length < y.length;
 }
+
+/** aligned-ibrp-s-01: count(cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory[normalize-space(cbc:ID) = 'S']) on the root. */
+const standardBreakdowns = (root: El) => p(root, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory').filter((tc) => categoryCode(tc) === 'S').length;
 
 const taxCategoryIds = (ctx: Ctx) =>
   ctx.memo('allCategoryIds', () => union(p0(ctx.all(CAC, 'TaxCategory'), 'ID'), p0(ctx.all(CAC, 'ClassifiedTaxCategory'), 'ID')));
@@ -272,8 +275,7 @@ function rootRules(): Rule[] {
               for (const ctc of ctx.all(CAC, 'ClassifiedTaxCategory')) if (categoryCode(ctc) === 'S') n++;
               return n;
             });
-            const breakdowns = () => p(el, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory').filter((tc) => categoryCode(tc) === 'S').length;
-            return (used > 0 && breakdowns() > 0) || (used === 0 && breakdowns() === 0);
+            return (used > 0 && standardBreakdowns(el) > 0) || (used === 0 && standardBreakdowns(el) === 0);
           },
         },
         { id: 'aligned-ibrp-z-01', test: (el, ctx) => categoryHasBreakdown(ctx, el, 'Z', false) },
@@ -338,12 +340,11 @@ function rootRules(): Rule[] {
         {
           id: 'ibr-105-ae',
           test: (el, ctx) => {
-            const usesN = () => existsVatCategory(ctx, 'TaxCategory', 'N');
-            if (usesN()) {
+            if (existsVatCategory(ctx, 'TaxCategory', 'N')) {
               const n = p0(ctx.all(CAC, 'TaxTotal'), 'TaxSubtotal', CAC).filter((st) => someEq(p(st, 'cac:TaxCategory/cbc:ID'), 'N')).length;
               if (n === 1) return true;
             }
-            return !usesN();
+            return !existsVatCategory(ctx, 'TaxCategory', 'N');
           },
         },
         {

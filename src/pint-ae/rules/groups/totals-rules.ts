@@ -28,74 +28,81 @@ function allLinesNet(ctx: Ctx): Dec {
   return ctx.memo('allLinesNet', () => sumOf(union(ctx.all(CAC, 'InvoiceLine'), ctx.all(CAC, 'CreditNoteLine')), 'LineExtensionAmount'));
 }
 
+/** The document level cac:AllowanceCharge beside `el` (its parent's). */
+const chargesBeside = (el: El) => (el.parent ? el.parent.children(CAC, 'AllowanceCharge') : []);
+
 /** ibr-co-11 / ibr-co-12: document level allowances (charge = false) or charges (charge = true). */
 function documentChargesTotal(el: El, local: 'AllowanceTotalAmount' | 'ChargeTotalAmount', charge: boolean): boolean {
-  const siblings = () => (el.parent ? el.parent.children(CAC, 'AllowanceCharge') : []);
   const total = dec1(el, `cbc:${local}`);
-  const sum = round2(sumOf(siblings().filter((ac) => someBool(ac.children(CBC, 'ChargeIndicator'), charge)), 'Amount'));
+  const sum = round2(sumOf(chargesBeside(el).filter((ac) => someBool(ac.children(CBC, 'ChargeIndicator'), charge)), 'Amount'));
   if (eq(total, sum)) return true;
   if (has(el, `cbc:${local}`)) return false;
-  return !siblings().some((ac) => someBool(ac.children(CBC, 'ChargeIndicator'), charge));
+  return !chargesBeside(el).some((ac) => someBool(ac.children(CBC, 'ChargeIndicator'), charge));
 }
+
+// The amounts of a LegalMonetaryTotal the two checks below read, each read where the official
+// expression reads it (a second one, or one that is not a number, raises the error there). They
+// are functions of the module, not closures made per call: under tsx (esbuild's keepNames) every
+// named closure made at run time costs an Object.defineProperty call to name it.
+const tea = (el: El) => dec1(el, 'cbc:TaxExclusiveAmount');
+const lea = (el: El) => dec1(el, 'cbc:LineExtensionAmount');
+const cta = (el: El) => dec1(el, 'cbc:ChargeTotalAmount');
+const ata = (el: El) => dec1(el, 'cbc:AllowanceTotalAmount');
+const pa = (el: El) => dec1(el, 'cbc:PrepaidAmount');
+const pra = (el: El) => dec1(el, 'cbc:PayableRoundingAmount');
+const payable = (el: El) => dec1(el, 'cbc:PayableAmount');
+const tia = (el: El) => dec1(el, 'cbc:TaxInclusiveAmount');
+const minus = (a: Dec | undefined, b: Dec | undefined) => (a && b ? round2(a.minus(b)) : undefined);
 
 /** ibr-co-13: TaxExclusiveAmount = LineExtensionAmount + charges - allowances (rounded to 2). */
 function taxExclusiveConsistent(el: El): boolean {
   if (someBool(p(el, '../cac:TaxTotal/cbc:TaxIncludedIndicator'), true)) return true;
   const hasCharges = has(el, 'cbc:ChargeTotalAmount');
   const hasAllowances = has(el, 'cbc:AllowanceTotalAmount');
-  const tea = () => dec1(el, 'cbc:TaxExclusiveAmount');
-  const lea = () => dec1(el, 'cbc:LineExtensionAmount');
-  const cta = () => dec1(el, 'cbc:ChargeTotalAmount');
-  const ata = () => dec1(el, 'cbc:AllowanceTotalAmount');
   if (hasCharges && hasAllowances) {
-    const left = tea();
-    const [l, c, a] = [lea(), cta(), ata()];
+    const left = tea(el);
+    const [l, c, a] = [lea(el), cta(el), ata(el)];
     return eq(left, l && c && a ? round2(l.plus(c).minus(a)) : undefined);
   }
   if (!hasCharges && hasAllowances) {
-    const left = tea();
-    const [l, a] = [lea(), ata()];
+    const left = tea(el);
+    const [l, a] = [lea(el), ata(el)];
     return eq(left, l && a ? round2(l.minus(a)) : undefined);
   }
   if (hasCharges && !hasAllowances) {
-    const left = tea();
-    const [l, c] = [lea(), cta()];
+    const left = tea(el);
+    const [l, c] = [lea(el), cta(el)];
     return eq(left, l && c ? round2(l.plus(c)) : undefined);
   }
-  const left = tea();
-  return eq(left, lea());
+  const left = tea(el);
+  return eq(left, lea(el));
 }
 
 /** ibr-co-16: PayableAmount = TaxInclusiveAmount - PrepaidAmount + PayableRoundingAmount (four cases, as written). */
 function payableConsistent(el: El): boolean {
-  const pa = () => dec1(el, 'cbc:PrepaidAmount');
-  const pra = () => dec1(el, 'cbc:PayableRoundingAmount');
-  const payable = () => dec1(el, 'cbc:PayableAmount');
-  const tia = () => dec1(el, 'cbc:TaxInclusiveAmount');
-  const minus = (a: Dec | undefined, b: Dec | undefined) => (a && b ? round2(a.minus(b)) : undefined);
   // (PrepaidAmount and not(PayableRoundingAmount) and Payable = round(TaxInclusive - Prepaid))
-  if (truthy(pa()) && !truthy(pra())) {
-    const left = payable();
-    const [t, q] = [tia(), pa()];
+  if (truthy(pa(el)) && !truthy(pra(el))) {
+    const left = payable(el);
+    const [t, q] = [tia(el), pa(el)];
     if (eq(left, minus(t, q))) return true;
   }
   // (not(PrepaidAmount) and not(PayableRoundingAmount) and Payable = TaxInclusive)
-  if (!truthy(pa()) && !truthy(pra())) {
-    const left = payable();
-    if (eq(left, tia())) return true;
+  if (!truthy(pa(el)) && !truthy(pra(el))) {
+    const left = payable(el);
+    if (eq(left, tia(el))) return true;
   }
   // (PrepaidAmount and PayableRoundingAmount and round(Payable - Rounding) = round(TaxInclusive - Prepaid))
-  if (truthy(pa()) && truthy(pra())) {
-    const [x, r] = [payable(), pra()];
+  if (truthy(pa(el)) && truthy(pra(el))) {
+    const [x, r] = [payable(el), pra(el)];
     const left = minus(x, r);
-    const [t, q] = [tia(), pa()];
+    const [t, q] = [tia(el), pa(el)];
     if (eq(left, minus(t, q))) return true;
   }
   // (not(PrepaidAmount) and PayableRoundingAmount and round(Payable - Rounding) = TaxInclusive)
-  if (!truthy(pa()) && truthy(pra())) {
-    const [x, r] = [payable(), pra()];
+  if (!truthy(pa(el)) && truthy(pra(el))) {
+    const [x, r] = [payable(el), pra(el)];
     const left = minus(x, r);
-    if (eq(left, tia())) return true;
+    if (eq(left, tia(el))) return true;
   }
   return false;
 }
