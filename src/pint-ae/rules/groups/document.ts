@@ -112,7 +112,7 @@ function taxInclusiveConsistent(root: El): boolean {
   if (someBool(p(root, 'cac:TaxTotal/cbc:TaxIncludedIndicator'), true)) return true;
   const totals = root.children(CAC, 'LegalMonetaryTotal');
   // left operand: LegalMonetaryTotal/xs:decimal(TaxInclusiveAmount), lazily (the first item is read
-  // first, the others while comparing; a loop, not a closure: see chargesBeside in totals-rules.ts)
+  // first, the others while comparing; a loop, not a closure: see the note above `tea` in totals-rules.ts)
   let next = 0;
   let first: Dec | undefined;
   while (first === undefined && next < totals.length) first = inclusiveAmount(totals[next++]);
