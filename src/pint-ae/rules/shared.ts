@@ -2,71 +2,27 @@
  * Sub-expressions several official rules share, evaluated with the official engine's order and
  * errors, and memoised per document so that no rule rescans all lines for each line or subtotal.
  */
+import * as categoryValuesModule from './category-values';
 import * as decSumModule from './dec-sum';
 import type { Ctx } from './engine';
 import * as engineModule from './engine';
 import * as dslModule from './dsl';
+import type { LineFacts, LineName } from './line-facts';
+import * as lineFactsModule from './line-facts';
 import { type El } from './xml';
 import type { Dec as DecT } from './xpath';
 import * as xpathModule from './xpath';
 
 // Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
+const { categoryCode, categoryRate, onlyChild } = categoryValuesModule;
 const { DecSum } = decSumModule;
 const { memoKey } = engineModule;
 const { CAC, CBC, p } = dslModule;
-const { Dec, XPathError, cmpDec, decOpt, decimalOf, normalizeSpace, opt, optValue, someBool, upperCase } = xpathModule;
+const { Raised, allLineFacts, lineFacts, lineHasCode, lineHasRateAt, netAt } = lineFactsModule;
+const { Dec, XPathError, cmpDec, decOpt, opt, optValue, someBool, upperCase } = xpathModule;
 
-/**
- * `cac:TaxScheme/normalize-space(upper-case(cbc:ID)) = 'VAT'` on a (Classified)TaxCategory:
- * tax schemes in order, each with at most one ID (else a dynamic error), until one says VAT.
- * Memoised on the element (El.ruleMemo; a thrown error is remembered and rethrown too): each
- * category is tested by its context match and again by the document's category index.
- */
-export function isVat(_ctx: Ctx, tc: El): boolean {
-  const known = tc.ruleMemo;
-  if (known === true || known === false) return known;
-  if (known instanceof VatError) throw known.error;
-  try {
-    const vat = hasVatScheme(tc);
-    tc.ruleMemo = vat;
-    return vat;
-  } catch (e) {
-    tc.ruleMemo = new VatError(e);
-    throw e;
-  }
-}
-
-function hasVatScheme(tc: El): boolean {
-  for (const scheme of tc.kids) {
-    if (!scheme.is(CAC, 'TaxScheme')) continue;
-    const id = valueOfOnlyChild(scheme, CBC, 'ID', 'cac:TaxScheme/cbc:ID');
-    if (normalizeSpace(upperCase(id)) === 'VAT') return true;
-  }
-  return false;
-}
-
-class VatError {
-  constructor(readonly error: unknown) {}
-}
-
-/**
- * The only child `ns:local` of `el` (undefined when none; the engine's cardinality error when
- * several), found without building a node list: these helpers run for every line and category.
- */
-export function onlyChild(el: El, ns: string, local: string, what: string): El | undefined {
-  let found: El | undefined;
-  for (const k of el.kids) {
-    if (!k.is(ns, local)) continue;
-    if (found !== undefined) return opt(el.children(ns, local), what);
-    found = k;
-  }
-  return found;
-}
-
-function valueOfOnlyChild(el: El, ns: string, local: string, what: string): string {
-  const n = onlyChild(el, ns, local, what);
-  return n === undefined ? '' : n.value;
-}
+export { categoryCode, isVat, onlyChild } from './category-values';
+export type { LineName } from './line-facts';
 
 /** The same without normalize-space (aligned-ibrp-sr-12). */
 export function isVatNoNormalize(tc: El): boolean {
@@ -74,11 +30,6 @@ export function isVatNoNormalize(tc: El): boolean {
     if (upperCase(optValue(scheme.children(CBC, 'ID'), 'cac:TaxScheme/cbc:ID')) === 'VAT') return true;
   }
   return false;
-}
-
-/** `normalize-space(cbc:ID)` of a tax category (a dynamic error if it has several IDs). */
-export function categoryCode(tc: El): string {
-  return normalizeSpace(valueOfOnlyChild(tc, CBC, 'ID', 'cbc:ID'));
 }
 
 /** `cac:Item/cac:ClassifiedTaxCategory/normalize-space(cbc:ID) = code` on a line (lazy, in order). */
@@ -98,8 +49,8 @@ export function chargeHasCategory(ac: El, code: string): boolean {
 
 /** xs:decimal(cbc:Percent) = $rate on one tax category (error on several Percents or a bad one). */
 function percentIs(tc: El, rate: DecT): boolean {
-  const n = onlyChild(tc, CBC, 'Percent', 'cbc:Percent');
-  return n !== undefined && cmpDec(decimalOf(n), rate) === 0;
+  const r = categoryRate(tc);
+  return r !== undefined && cmpDec(r, rate) === 0;
 }
 
 /** `cac:Item/cac:ClassifiedTaxCategory/xs:decimal(cbc:Percent) = $rate` on a line. */
@@ -128,8 +79,6 @@ export function sumOf(nodes: readonly El[], local: string): DecT {
   return sum.value();
 }
 
-export type LineName = 'InvoiceLine' | 'CreditNoteLine';
-
 const rateKeys = new WeakMap<DecT, string>();
 /** A memo key for a rate (equal decimals, equal keys: 5 and 5.00 both give "5"). */
 function rateKey(rate: DecT): string {
@@ -143,7 +92,7 @@ function rateKey(rate: DecT): string {
  * that category (the -08 rules of E, Z, O, AE), each part memoised per document.
  */
 export function categoryBase(ctx: Ctx, lineName: LineName, code: string): DecT {
-  const linesSum = ctx.memo(memoKey('sumLines', lineName, code), () => sumOf(rootLinesInCategory(ctx, lineName, code, undefined), 'LineExtensionAmount'));
+  const linesSum = ctx.memo(memoKey('sumLines', lineName, code), () => sumNets(lineFacts(ctx, lineName), rootLinesInCategory(ctx, lineName, code, undefined)));
   const charges = ctx.memo(memoKey('sumCharges', 'true', code), () => sumOf(rootCharges(ctx, true).filter((ac) => chargeHasCategory(ac, code)), 'Amount'));
   const allowances = ctx.memo(memoKey('sumCharges', 'false', code), () =>
     sumOf(rootCharges(ctx, false).filter((ac) => chargeHasCategory(ac, code)), 'Amount'),
@@ -151,60 +100,68 @@ export function categoryBase(ctx: Ctx, lineName: LineName, code: string): DecT {
   return linesSum.plus(charges).minus(allowances);
 }
 
+/** Σ xs:decimal(cbc:LineExtensionAmount) of the lines at these indexes of `facts`, in order. */
+function sumNets(facts: LineFacts, lines: readonly number[]): DecT {
+  const sum = new DecSum();
+  for (const i of lines) {
+    const net = netAt(facts, i);
+    if (net !== undefined) sum.add(net);
+  }
+  return sum.value();
+}
+
 /**
- * The root's lines by category: for each line, the codes of its categories in order up to the
- * first one whose code cannot be read (a dynamic error). Made in one pass per document: the
- * category sums (one per category and rate asked) each scanned every line again.
+ * The root's lines by category: for each line (its index in the line facts), the codes of its
+ * categories in order up to the first one whose code cannot be read (a dynamic error). Made once
+ * per document: the category sums (one per category and rate asked) each scanned every line again.
  */
 interface LineCategories {
-  byCode: Map<string, El[]>;
+  byCode: Map<string, number[]>;
   /** Lines where reading a category failed, in document order: the codes read before, and the error. */
-  failures: { line: El; codes: string[]; error: unknown }[];
+  failures: { line: number; codes: string[]; error: unknown }[];
 }
 
 function lineCategories(ctx: Ctx, lineName: LineName): LineCategories {
   return ctx.memo(memoKey('lineCategories', lineName), () => {
+    const facts = lineFacts(ctx, lineName);
     const index: LineCategories = { byCode: new Map(), failures: [] };
-    for (const line of ctx.root.children(CAC, lineName)) addLineCategories(index, line);
+    for (let i = 0; i < facts.lines.length; i++) addLineCategories(index, facts, i);
     return index;
   });
 }
 
-function addLineCategories(index: LineCategories, line: El): void {
+function addLineCategories(index: LineCategories, facts: LineFacts, i: number): void {
   const codes: string[] = [];
-  try {
-    for (const item of line.kids) {
-      if (!item.is(CAC, 'Item')) continue;
-      for (const ctc of item.kids) {
-        if (!ctc.is(CAC, 'ClassifiedTaxCategory')) continue;
-        const code = categoryCode(ctc);
-        if (codes.includes(code)) continue;
-        codes.push(code);
-        const list = index.byCode.get(code);
-        if (list === undefined) index.byCode.set(code, [line]);
-        else list.push(line);
-      }
+  for (let j = facts.first[i]; j < facts.first[i + 1]; j++) {
+    const code = facts.codes[j];
+    if (code instanceof Raised) {
+      index.failures.push({ line: i, codes, error: code.error });
+      return;
     }
-  } catch (error) {
-    if (!(error instanceof XPathError)) throw error;
-    index.failures.push({ line, codes, error });
+    if (codes.includes(code)) continue;
+    codes.push(code);
+    const list = index.byCode.get(code);
+    if (list === undefined) index.byCode.set(code, [i]);
+    else list.push(i);
   }
 }
 
 /**
- * `root/cac:<lineName>[cac:Item/cac:ClassifiedTaxCategory/normalize-space(cbc:ID) = code]`, further
- * filtered by `lineHasRate(l, rate)` when a rate is given, with the errors of the filter evaluated
+ * `root/cac:<lineName>[cac:Item/cac:ClassifiedTaxCategory/normalize-space(cbc:ID) = code]` (as
+ * indexes in the line facts), further filtered by `cac:Item/cac:ClassifiedTaxCategory/
+ * xs:decimal(cbc:Percent) = $rate` when a rate is given, with the errors of the filter evaluated
  * line by line in order: the first line whose category test fails before it finds `code`, or whose
  * rate test fails, raises its error.
  */
-function rootLinesInCategory(ctx: Ctx, lineName: LineName, code: string, rate: DecT | undefined): El[] {
+function rootLinesInCategory(ctx: Ctx, lineName: LineName, code: string, rate: DecT | undefined): number[] {
+  const facts = lineFacts(ctx, lineName);
   const index = lineCategories(ctx, lineName);
   const failure = index.failures.find((f) => !f.codes.includes(code));
   const lines = index.byCode.get(code) ?? [];
-  const out: El[] = [];
-  for (const line of lines) {
-    if (failure !== undefined && line.order > failure.line.order) break;
-    if (rate === undefined || lineHasRate(line, rate)) out.push(line);
+  const out: number[] = [];
+  for (const i of lines) {
+    if (failure !== undefined && i > failure.line) break;
+    if (rate === undefined || lineHasRateAt(facts, i, rate)) out.push(i);
   }
   if (failure !== undefined) throw failure.error;
   return out;
@@ -218,6 +175,11 @@ export function rootCharges(ctx: Ctx, charge: boolean): El[] {
 /** exists(//cac:InvoiceLine[category = code][rate = $rate]) etc., memoised per (line name, code, rate). */
 export function existsLineWithRate(ctx: Ctx, lineName: LineName, code: string, rate: DecT): boolean {
   return ctx.memo(memoKey('existsLineRate', lineName, code, rateKey(rate)), () => {
+    const facts = allLineFacts(ctx, lineName);
+    if (facts !== undefined) {
+      for (let i = 0; i < facts.lines.length; i++) if (lineHasCode(facts, i, code) && lineHasRateAt(facts, i, rate)) return true;
+      return false;
+    }
     for (const line of ctx.all(CAC, lineName)) if (lineHasCategory(line, code) && lineHasRate(line, rate)) return true;
     return false;
   });
@@ -233,7 +195,24 @@ export function existsChargeWithRate(ctx: Ctx, code: string, rate: DecT): boolea
 
 /** Σ LineExtensionAmount of root lines with category `code` and rate `rate`. */
 export function sumLinesWithRate(ctx: Ctx, lineName: LineName, code: string, rate: DecT): DecT {
-  return ctx.memo(memoKey('sumLinesRate', lineName, code, rateKey(rate)), () => sumOf(rootLinesInCategory(ctx, lineName, code, rate), 'LineExtensionAmount'));
+  return ctx.memo(memoKey('sumLinesRate', lineName, code, rateKey(rate)), () =>
+    sumNets(lineFacts(ctx, lineName), rootLinesInCategory(ctx, lineName, code, rate)),
+  );
+}
+
+/**
+ * Σ xs:decimal(LineExtensionAmount) of //(cac:InvoiceLine | cac:CreditNoteLine), memoised; from the
+ * line facts when every line of the document is a root line of one kind (an invoice or a credit note).
+ */
+export function allLinesNet(ctx: Ctx): DecT {
+  return ctx.memo('allLinesNet', () => {
+    const invoiceLines = ctx.all(CAC, 'InvoiceLine');
+    const creditNoteLines = ctx.all(CAC, 'CreditNoteLine');
+    const only: LineName | undefined = creditNoteLines.length === 0 ? 'InvoiceLine' : invoiceLines.length === 0 ? 'CreditNoteLine' : undefined;
+    const facts = only === undefined ? undefined : allLineFacts(ctx, only);
+    if (facts !== undefined) return sumNets(facts, facts.lines.map((_, i) => i));
+    return sumOf(union(invoiceLines, creditNoteLines), 'LineExtensionAmount');
+  });
 }
 
 /** Σ Amount of root charges (or allowances) with category `code` and rate `rate`. */

@@ -109,7 +109,7 @@ export class El {
   textKind: TextKind = MIXED;
   /**
    * Free for the rules: one value they memoise on this element, cleared when the element is reused
-   * (the VAT test of a tax category, see rules/shared.ts isVat). A field: a Map per memo keyed by
+   * (the VAT test of a tax category, see rules/category-values.ts isVat). A field: a Map per memo keyed by
    * element cost two lookups and a store per tax category.
    */
   ruleMemo: unknown = undefined;

@@ -8,7 +8,10 @@ import path from 'node:path';
 import { parseXml, profileOf } from '../../../src/pint-ae/rules';
 import { CAC, CBC } from '../../../src/pint-ae/rules/dsl';
 import { Ctx } from '../../../src/pint-ae/rules/engine';
-import { upperCase } from '../../../src/pint-ae/rules/xpath';
+import { allCategoryFacts, allLineFacts, codeAt, lineFacts, lineHasCode, lineHasRateAt, netAt, vatAt } from '../../../src/pint-ae/rules/line-facts';
+import { categoryCode, isVatNoNormalize, lineHasCategory, lineHasRate, onlyChild } from '../../../src/pint-ae/rules/shared';
+import { Dec, upperCase } from '../../../src/pint-ae/rules/xpath';
+import { targetedMutants } from './mutations/targeted';
 
 const EXAMPLES = path.resolve(__dirname, '../../../../shared/pint-ae/examples');
 
@@ -63,5 +66,63 @@ describe('native validator shortcuts', () => {
         }
       }
     }
+  });
+
+  it('the line facts read what the tree gives, error for error, and cover exactly the documents whose categories are all in root lines', () => {
+    const examples = ['billing/inv/Standard.invoice.-.Extensive.xml', 'billing/inv/Summary tax invoice.xml', 'billing/inv/Zero rated supplies.xml'].map((f) => ({
+      name: f,
+      xml: fs.readFileSync(path.join(EXAMPLES, f), 'utf8'),
+    }));
+    const documents = [...examples, ...targetedMutants(examples).mutants.filter((m) => /line|categor/.test(m.name))];
+    expect(documents.length).to.be.greaterThan(15);
+    /** The value, or the message of the error thrown. */
+    const outcome = (read: () => unknown) => {
+      try {
+        return { value: read() };
+      } catch (e) {
+        return { error: (e as Error).message };
+      }
+    };
+    const rates = ['0', '5', '5.00', '10'].map((r) => new Dec(r));
+    let covered = 0;
+    for (const { name, xml } of documents) {
+      const doc = parseXml(xml);
+      const ctx = new Ctx(doc, 'billing');
+      for (const lineName of ['InvoiceLine', 'CreditNoteLine'] as const) {
+        const facts = lineFacts(ctx, lineName);
+        const lines = doc.root.children(CAC, lineName);
+        expect(facts.lines, name).to.have.ordered.members(lines);
+        lines.forEach((line, i) => {
+          const cats = line.children(CAC, 'Item').flatMap((item) => item.children(CAC, 'ClassifiedTaxCategory'));
+          expect(facts.cats.slice(facts.first[i], facts.first[i + 1]), name).to.have.ordered.members(cats);
+          const where = `${name}, ${lineName} ${i + 1}`;
+          expect(outcome(() => netAt(facts, i)), where).to.deep.equal(outcome(() => onlyChild(line, CBC, 'LineExtensionAmount', 'cbc:LineExtensionAmount')));
+          for (const code of ['S', 'Z', 'E', 'O', 'AE', '', 'X']) {
+            expect(outcome(() => lineHasCode(facts, i, code)), `${where}, code ${code}`).to.deep.equal(outcome(() => lineHasCategory(line, code)));
+          }
+          for (const rate of rates) {
+            expect(outcome(() => lineHasRateAt(facts, i, rate)), `${where}, rate ${rate}`).to.deep.equal(outcome(() => lineHasRate(line, rate)));
+          }
+        });
+        facts.cats.forEach((tc, j) => {
+          // the VAT test without normalize-space, on categories whose scheme IDs have no spaces to strip
+          expect(outcome(() => vatAt(facts, j)), `${name}, category ${j + 1}`).to.deep.equal(outcome(() => isVatNoNormalize(tc)));
+          expect(outcome(() => codeAt(facts, j)), `${name}, category ${j + 1}`).to.deep.equal(outcome(() => categoryCode(tc)));
+          expect(facts.hasId[j], `${name}, category ${j + 1}`).to.equal(tc.children(CBC, 'ID').length > 0);
+        });
+        const all = ctx.all(CAC, lineName);
+        expect(allLineFacts(ctx, lineName) !== undefined, name).to.equal(all.length === lines.length && all.every((l, i) => l === lines[i]));
+      }
+      const categories = ctx.all(CAC, 'ClassifiedTaxCategory');
+      const byLines = allCategoryFacts(ctx);
+      const expectedCover = categories.every((tc) => tc.parent?.local === 'Item' && tc.parent.parent?.parent === doc.root);
+      const bothKinds = doc.root.children(CAC, 'InvoiceLine').length > 0 && doc.root.children(CAC, 'CreditNoteLine').length > 0;
+      expect(byLines !== undefined, name).to.equal(expectedCover && !bothKinds);
+      if (byLines) {
+        expect(byLines.cats, name).to.have.ordered.members(categories);
+        covered++;
+      }
+    }
+    expect(covered).to.be.within(documents.length - 4, documents.length - 2); // the mutants made to fall back do
   });
 });

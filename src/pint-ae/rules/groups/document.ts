@@ -5,6 +5,8 @@
 import * as dslModule from '../dsl';
 import type { Ctx, Rule } from '../engine';
 import * as engineModule from '../engine';
+import type { LineFacts } from '../line-facts';
+import * as lineFactsModule from '../line-facts';
 import * as sharedModule from '../shared';
 import type { El } from '../xml';
 import type { Dec } from '../xpath';
@@ -13,6 +15,7 @@ import * as xpathModule from '../xpath';
 // Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
 const { CAC, CBC, CREDIT_NOTE, INVOICE, cac, cbc, count, has, contextIs, matchesContext, ns1, p, str1, typeCodes } = dslModule;
 const { memoKey } = engineModule;
+const { allCategoryFacts, codeAt, vatAt } = lineFactsModule;
 const { categoryCode, isVat, isVatNoNormalize, union } = sharedModule;
 const { cardinalityError, childText, castableDate, castableDecimal, castableTime, FIVE, decOpt, matches, normalizeSpace, round2, someBool, someEq, someEqNodes, someNe, someNeNodes, someNum, stringLength, textOpt, toDecimal, toDouble } = xpathModule;
 
@@ -62,6 +65,8 @@ interface VatCategoryIndex {
  */
 function vatCategoryIndex(ctx: Ctx, local: 'TaxCategory' | 'ClassifiedTaxCategory'): VatCategoryIndex {
   return ctx.memo(memoKey('vatCategoryIndex', local), () => {
+    const facts = local === 'ClassifiedTaxCategory' ? allCategoryFacts(ctx) : undefined;
+    if (facts !== undefined) return vatCodesOfLines(facts);
     const codes = new Set<string>();
     for (const tc of ctx.all(CAC, local)) {
       let vat: boolean;
@@ -70,10 +75,48 @@ function vatCategoryIndex(ctx: Ctx, local: 'TaxCategory' | 'ClassifiedTaxCategor
       } catch (cause) {
         return { codes, error: { cause } };
       }
-      if (vat) for (const id of tc.kids) if (id.is(CBC, 'ID')) codes.add(normalizeSpace(id.value));
+      if (vat) addIds(codes, tc);
     }
     return { codes, error: undefined };
   });
+}
+
+function addIds(codes: Set<string>, tc: El): void {
+  for (const id of tc.kids) if (id.is(CBC, 'ID')) codes.add(normalizeSpace(id.value));
+}
+
+/** The same scan over the line facts, when they hold every ClassifiedTaxCategory of the document. */
+function vatCodesOfLines(facts: LineFacts): VatCategoryIndex {
+  const codes = new Set<string>();
+  for (let j = 0; j < facts.cats.length; j++) {
+    let vat: boolean;
+    try {
+      vat = vatAt(facts, j);
+    } catch (cause) {
+      return { codes, error: { cause } };
+    }
+    if (!vat || !facts.hasId[j]) continue;
+    const code = facts.codes[j];
+    if (typeof code === 'string') codes.add(code); // its only ID
+    else addIds(codes, facts.cats[j]); // several IDs: each is a code here
+  }
+  return { codes, error: undefined };
+}
+
+/**
+ * count(//cac:AllowanceCharge/cac:TaxCategory[normalize-space(cbc:ID) = 'S']) +
+ * count(//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'S']) (aligned-ibrp-s-01), in order.
+ */
+function standardUsed(ctx: Ctx): number {
+  let n = 0;
+  for (const ac of ctx.all(CAC, 'AllowanceCharge')) for (const tc of ac.children(CAC, 'TaxCategory')) if (categoryCode(tc) === 'S') n++;
+  const facts = allCategoryFacts(ctx);
+  if (facts !== undefined) {
+    for (let j = 0; j < facts.cats.length; j++) if (codeAt(facts, j) === 'S') n++;
+  } else {
+    for (const ctc of ctx.all(CAC, 'ClassifiedTaxCategory')) if (categoryCode(ctc) === 'S') n++;
+  }
+  return n;
 }
 
 /** count(cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory[VAT]/cbc:ID[normalize-space(.) = code]) on the root. */
@@ -269,12 +312,7 @@ function rootRules(): Rule[] {
         {
           id: 'aligned-ibrp-s-01',
           test: (el, ctx) => {
-            const used = ctx.memo('standardUsed', () => {
-              let n = 0;
-              for (const ac of ctx.all(CAC, 'AllowanceCharge')) for (const tc of ac.children(CAC, 'TaxCategory')) if (categoryCode(tc) === 'S') n++;
-              for (const ctc of ctx.all(CAC, 'ClassifiedTaxCategory')) if (categoryCode(ctc) === 'S') n++;
-              return n;
-            });
+            const used = ctx.memo('standardUsed', () => standardUsed(ctx));
             return (used > 0 && standardBreakdowns(el) > 0) || (used === 0 && standardBreakdowns(el) === 0);
           },
         },

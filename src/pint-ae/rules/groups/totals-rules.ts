@@ -12,7 +12,7 @@ import * as xpathModule from '../xpath';
 
 // Bound once at load, not read through the module objects on every call (see "Imports" in index.ts).
 const { CAC, CBC, CREDIT_NOTE, INVOICE, cac, cbc, dec1, has, p, str1 } = dslModule;
-const { sumOf, union } = sharedModule;
+const { allLinesNet, sumOf } = sharedModule;
 const { round2, someBool, stringLength, substringAfter } = xpathModule;
 
 /** At most two decimals: string-length(substring-after(amount, '.')) <= 2 (raw text, no trimming). */
@@ -22,11 +22,6 @@ const twoDecimals = (el: El, local: string) => stringLength(substringAfter(str1(
 const truthy = (d: Dec | undefined) => d !== undefined && d.toNumber() !== 0;
 
 const eq = (a: Dec | undefined, b: Dec | undefined) => a !== undefined && b !== undefined && a.eq(b);
-
-/** Σ xs:decimal(LineExtensionAmount) of all lines in the document (//(cac:InvoiceLine|cac:CreditNoteLine)). */
-function allLinesNet(ctx: Ctx): Dec {
-  return ctx.memo('allLinesNet', () => sumOf(union(ctx.all(CAC, 'InvoiceLine'), ctx.all(CAC, 'CreditNoteLine')), 'LineExtensionAmount'));
-}
 
 /** The document level cac:AllowanceCharge beside `el` (its parent's). */
 const chargesBeside = (el: El) => (el.parent ? el.parent.children(CAC, 'AllowanceCharge') : []);

@@ -33,6 +33,8 @@ const MAND = 'Standard invoice Mandatory fields';
 const SELLER = '/cac:AccountingSupplierParty/cac:Party';
 const BUYER = '/cac:AccountingCustomerParty/cac:Party';
 const LINE = '/cac:InvoiceLine';
+const SUMMARY = 'Summary tax invoice';
+const ZERO_RATED = '<cac:ClassifiedTaxCategory><cbc:ID>Z</cbc:ID><cbc:Percent>0</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:ClassifiedTaxCategory>';
 const flags = (position: number) => '00000000'.slice(0, position - 1) + '1' + '00000000'.slice(position);
 
 const scheme = (scheme: string, value: string): Target => ({
@@ -270,6 +272,24 @@ export const TARGETS: Target[] = [
   { name: 'allowance reason code not UNCL5189', example: STD, ops: [['set', '/cac:AllowanceCharge/cbc:AllowanceChargeReasonCode', 'AAC']] },
   { name: 'self billing with invoice type 380', example: 'selfbilling/inv', ops: [['set', '/cbc:InvoiceTypeCode', '380']] },
   { name: 'self billing credit note 381', example: 'selfbilling/cn', ops: [['set', '/cbc:CreditNoteTypeCode', '381']] },
+  // the line facts (src/pint-ae/rules/line-facts.ts): an error in one line's category, rate or net
+  // amount, met by the document-wide scans where the official lazy evaluation meets it; and
+  // documents the facts do not cover (categories or lines outside the root lines, both kinds of line)
+  { name: 'third line category with two IDs', example: EXT, ops: [['in', `${LINE}#3/cac:Item/cac:ClassifiedTaxCategory`, '<cbc:ID>S</cbc:ID>']] },
+  { name: 'second line category ID given twice', example: SUMMARY, ops: [['dup', `${LINE}#2/cac:Item/cac:ClassifiedTaxCategory/cbc:ID`]] },
+  { name: 'fourth line rate not a number', example: EXT, ops: [['set', `${LINE}#4/cac:Item/cac:ClassifiedTaxCategory/cbc:Percent`, 'abc']] },
+  { name: 'second line rate not a number', example: SUMMARY, ops: [['set', `${LINE}#2/cac:Item/cac:ClassifiedTaxCategory/cbc:Percent`, 'five']] },
+  { name: 'second line two rates', example: SUMMARY, ops: [['dup', `${LINE}#2/cac:Item/cac:ClassifiedTaxCategory/cbc:Percent`]] },
+  { name: 'third line two net amounts', example: SUMMARY, ops: [['dup', `${LINE}#3/cbc:LineExtensionAmount`]] },
+  { name: 'second line category tax scheme ID given twice', example: EXT, ops: [['dup', `${LINE}#2/cac:Item/cac:ClassifiedTaxCategory/cac:TaxScheme/cbc:ID`]] },
+  { name: 'third line category code with spaces', example: SUMMARY, ops: [['set', `${LINE}#3/cac:Item/cac:ClassifiedTaxCategory/cbc:ID`, ' S ']] },
+  { name: 'second line category without ID', example: SUMMARY, ops: [['del', `${LINE}#2/cac:Item/cac:ClassifiedTaxCategory/cbc:ID`]] },
+  { name: 'second line two categories', example: SUMMARY, ops: [['dup', `${LINE}#2/cac:Item/cac:ClassifiedTaxCategory`]] },
+  { name: 'second line a second category Z', example: SUMMARY, ops: [['in', `${LINE}#2/cac:Item`, ZERO_RATED]] },
+  { name: 'category outside the lines', example: SUMMARY, ops: [['in', `${SELLER}`, ZERO_RATED]] },
+  { name: 'standard category outside the lines of a zero-rated invoice', example: 'Zero rated supplies', ops: [['in', `${SELLER}`, ZERO_RATED.replace('>Z<', '>S<')]] },
+  { name: 'invoice line inside a line', example: SUMMARY, ops: [['in', `${LINE}#2/cac:Item`, `<cac:InvoiceLine><cbc:ID>9</cbc:ID><cbc:LineExtensionAmount currencyID="AED">10</cbc:LineExtensionAmount><cac:Item>${ZERO_RATED}</cac:Item></cac:InvoiceLine>`]] },
+  { name: 'credit note line among invoice lines', example: SUMMARY, ops: [['after', `${LINE}#2`, `<cac:CreditNoteLine><cbc:ID>9</cbc:ID><cbc:LineExtensionAmount currencyID="AED">10</cbc:LineExtensionAmount><cac:Item>${ZERO_RATED}</cac:Item></cac:CreditNoteLine>`]] },
 ];
 
 function pick(root: ReturnType<typeof spans>, path: string) {
