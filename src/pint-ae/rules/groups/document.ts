@@ -320,7 +320,13 @@ function rootRules(): Rule[] {
         { id: 'aligned-ibrp-ae-01-ae', test: (el, ctx) => categoryHasBreakdown(ctx, el, 'AE', true) },
         {
           id: 'aligned-ibrp-sr-12',
-          test: (el) => p(el, 'cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme').filter(isVatNoNormalize).flatMap((s) => s.children(CBC, 'CompanyID')).length <= 1,
+          test: (el) => {
+            // count(...PartyTaxScheme[VAT]/cbc:CompanyID) <= 1, the schemes tested in order (a loop: filter
+            // and flatMap cost ~0.75 us per call in V8)
+            let n = 0;
+            for (const s of p(el, 'cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme')) if (isVatNoNormalize(s)) n += s.children(CBC, 'CompanyID').length;
+            return n <= 1;
+          },
         },
         {
           id: 'ibr-007-ae',
