@@ -126,10 +126,11 @@ function sharedRate(sameRate: Map<string, DecT>, tc: El): DecT | undefined | Rai
 }
 
 /**
- * The facts whose categories are every `cac:ClassifiedTaxCategory` of the document (then the
- * document-wide scans of categories can read them), else undefined: a document with both kinds of
- * line at the root, or with categories outside a root line's items. Same count means same
- * elements, in the same (document) order: the facts' categories are some of them, in that order.
+ * The facts of the root's lines (invoice lines when it has any, else credit note lines) when their
+ * categories are every `cac:ClassifiedTaxCategory` of the document: then the document-wide scans of
+ * categories can read them. Else undefined (categories outside those lines' items, in the other
+ * kind of line or anywhere else). Same count means same elements, in the same (document) order:
+ * the facts' categories are some of them, in that order.
  */
 export function allCategoryFacts(ctx: Ctx): LineFacts | undefined {
   const all = ctx.all(CAC, 'ClassifiedTaxCategory').length;
