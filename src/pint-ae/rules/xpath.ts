@@ -538,6 +538,9 @@ export function roundDec(d: Dec): Dec {
 
 /** `round(x * 10 * 10) div 100` (also `round(x * 100) div 100`) on xs:decimal (the division is exact). */
 export function round2(d: Dec): Dec {
+  // at most two fraction digits: d is its own rounding (exactly, as its digits are far below the
+  // 200 of the precision), without the three decimal.js operations (3.6 % of a 1-line validation)
+  if (d.d && d.d.length <= 20 && d.decimalPlaces() <= 2) return d;
   return roundDec(d.times(HUNDRED)).times(HUNDREDTH);
 }
 

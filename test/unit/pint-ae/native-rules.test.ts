@@ -99,6 +99,22 @@ describe('native PINT-AE evaluation semantics', () => {
       expect(round2(new Dec('1.2349999999')).toString()).to.equal('1.23');
     });
 
+    it('returns a value with at most two fraction digits unchanged, as the full rounding would', () => {
+      const full = (d: InstanceType<typeof Dec>) => d.times(100).toDecimalPlaces(0, Dec.ROUND_HALF_CEIL).times(new Dec('0.01'));
+      const values = ['0', '-0', '5', '-5', '0.1', '0.01', '-0.01', '12.30', '1e3', '1.5e-1', '1e-2', '1e-3', '2.675', '99999999999999.99'];
+      for (let i = 0; i < 2000; i++) {
+        const digits = String(Math.floor(Math.random() * 1e15));
+        const scale = i % 5; // 0..4 fraction digits: the shortcut takes 0..2
+        values.push(`${i % 2 ? '-' : ''}${digits.slice(0, digits.length - scale) || '0'}.${digits.slice(-scale) || '0'}`);
+      }
+      values.push('1' + '0'.repeat(190) + '.25', '-' + '9'.repeat(199) + '.5'); // near the 200-digit precision
+      for (const v of values) {
+        const d = new Dec(v);
+        expect(round2(d).toString(), v).to.equal(full(d).toString());
+        expect(round2(d).isNegative(), v).to.equal(full(d).isNegative());
+      }
+    });
+
     it('accepts a tax breakdown within u:slack 0.02 and rejects 0.03 (aligned-ibrp-s-08)', () => {
       const at = (v: string) => STD.replace('<cbc:TaxableAmount currencyID="AED">10643.29</cbc:TaxableAmount>', `<cbc:TaxableAmount currencyID="AED">${v}</cbc:TaxableAmount>`);
       expect(ids(at('10643.31'))).to.deep.equal([]);
