@@ -74,6 +74,8 @@ export interface Name {
 
 /** Rarely needed per-element state, allocated on first use. */
 interface Extra {
+  /** The string value of an element whose text is not plain (see El.value). */
+  value?: string;
   texts?: string[];
   positions?: Map<El, [number, number]>;
   byName?: Map<string, El[]>;
@@ -97,12 +99,12 @@ export class El {
   attrs: Attr[] = NO_ATTRS;
   /** Position in document order (root = 0). */
   order = 0;
-  /** Source offsets: start tag '<', content start/end, end of the end tag. */
-  start = 0;
+  /**
+   * Source offsets of the content (where the element's markup ends is found from them when needed,
+   * see endOf: fields no rule reads cost memory on each of a long invoice's 120,000 elements).
+   */
   contentStart = 0;
   contentEnd = 0;
-  end = 0;
-  private v: string | undefined = undefined;
   /** xs:decimal(.) of this element once computed (a Decimal or the cast error), see decimalOf(). */
   decimal: unknown = undefined;
   /** What the parser saw inside: PLAIN (text only, no '&'), PLAIN_REFS (text only) or MIXED. */
@@ -130,7 +132,6 @@ export class El {
     this.ns = ns;
     this.name = name;
     this.attrs = NO_ATTRS;
-    this.v = undefined;
     this.decimal = undefined;
     this.textKind = MIXED;
     this.ruleMemo = undefined;
@@ -232,12 +233,12 @@ export class El {
    */
   get value(): string {
     if (this.textKind === PLAIN) return this.src.slice(this.contentStart, this.contentEnd);
-    if (this.v === undefined) {
-      const kind = this.textKind;
-      if (kind === PLAIN_REFS) this.v = decode(this.src.slice(this.contentStart, this.contentEnd));
-      else this.v = textContent(this.src, this.contentStart, this.contentEnd);
+    const x = this.extra;
+    if (x.value === undefined) {
+      if (this.textKind === PLAIN_REFS) x.value = decode(this.src.slice(this.contentStart, this.contentEnd));
+      else x.value = textContent(this.src, this.contentStart, this.contentEnd);
     }
-    return this.v;
+    return x.value;
   }
 
   /** The element's own text nodes (XDM), in document order. */
@@ -408,6 +409,14 @@ function tagEnd(src: string, lt: number): number {
   }
 }
 
+/** Where `el`'s markup ends: after `/>` when it is self-closed, else after its end tag. */
+function endOf(el: El): number {
+  const src = el.src;
+  // a start tag ending in '/>' is self-closed ('/' cannot end a start tag otherwise: values are quoted)
+  if (el.contentEnd === el.contentStart && src.charCodeAt(el.contentStart - 2) === 47 /* / */) return el.contentStart;
+  return src.indexOf('>', el.contentEnd) + 1;
+}
+
 /** The element's own XDM text nodes: runs of text/CDATA split by child elements, comments and PIs. */
 function textNodes(el: El): string[] {
   const src = el.src;
@@ -433,9 +442,8 @@ function textNodes(el: El): string[] {
     if (run) out.push(run);
     run = '';
     if (src.charCodeAt(lt + 1) !== 33 && src.charCodeAt(lt + 1) !== 63) {
-      // a child element: jump over it
-      while (k < el.kids.length && el.kids[k].start < lt) k++;
-      pos = el.kids[k].end;
+      // a child element (the next one: children are met in document order): jump over it
+      pos = endOf(el.kids[k]);
       k++;
     } else pos = skipMarkup(src, lt, () => undefined);
   }
@@ -642,7 +650,6 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
     while (i < len && isSpace(src.charCodeAt(i))) i++;
     if (src.charCodeAt(i) !== 62 /* > */) fail('malformed end tag', lt);
     el!.contentEnd = lt;
-    el!.end = i + 1;
     const from = kidsFrom.pop()!;
     const n = openTop - from;
     // no child since its start tag: the text read just before this end tag is all its content
@@ -706,7 +713,6 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
         // read whole, as a self-closed element is: never pushed on the stack, no end tag of its own
         const el = addElement(lt, gt + 1, known.name, 0, true, known.attrs);
         el.contentEnd = end - known.name.raw.length - 3;
-        el.end = end;
         return end;
       }
     }
@@ -793,10 +799,8 @@ export function parseXml(input: string, pool?: ElementPool): XmlDocument {
     const parent = stack.length ? stack[stack.length - 1] : null;
     const el = pool ? pool.take(count, src, parent, ns!, nameInfo) : new El(src, parent, ns!, nameInfo);
     el.order = count;
-    el.start = lt;
     el.contentStart = contentStart;
     el.contentEnd = contentStart;
-    el.end = contentStart;
     markupSinceOpen = false;
     if (selfClose) {
       el.kids = NO_KIDS;

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EVAL_ERROR_ID, RULES, XmlParseError, parseXml, validatePintAeNative } from '../../../src/pint-ae/rules';
+import { ElementPool } from '../../../src/pint-ae/rules/xml';
 import { PATTERNS } from '../../../src/pint-ae/rules/engine';
 import { ASSERTS } from '../../../src/pint-ae/rules/messages';
 import { Dec, castableInteger, castableDate, castableTime, round2, slack, toDecimal, toDouble } from '../../../src/pint-ae/rules/xpath';
@@ -192,6 +193,19 @@ describe('native PINT-AE XML parser', () => {
     expect(c.texts).to.deep.equal(['1<2>3&']);
     expect(d.value).to.equal('');
     expect(doc.root.value).to.equal('xy1<2>3&');
+  });
+
+  it('splits mixed content at child elements of every shape (self-closed, empty, with children, a "/" or ">" in a value)', () => {
+    const xml = '<r>a<e/>b<f></f>c<g x="/"/>d<h y="1>2">t</h>e<i><j/>u</i >f<k z="/"></k>g</r>';
+    for (const pool of [undefined, new ElementPool(64)]) {
+      for (let pass = 0; pass < 2; pass++) {
+        // the second pass reads the same tags from the start-tag cache (and refills a pooled tree)
+        const root = parseXml(xml, pool).root;
+        expect(root.texts).to.deep.equal(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+        expect(root.value).to.equal('abcdteufg');
+        expect(root.kids.map((k) => k.value)).to.deep.equal(['', '', '', 't', 'u', '']);
+      }
+    }
   });
 
   it('normalises line ends, and tabs/newlines in attribute values, as the official parser does', () => {
