@@ -118,10 +118,11 @@ function vatOf(ctx: Ctx, tc: El): boolean | Raised {
 function sharedRate(sameRate: Map<string, DecT>, tc: El): DecT | undefined | Raised {
   const n = attempt(ratePercent, tc);
   if (n === undefined || n instanceof Raised) return n;
-  const known = sameRate.get(n.value);
+  const text = n.value; // sliced anew on each read (El.value)
+  const known = sameRate.get(text);
   if (known !== undefined) return known;
   const rate = attempt(decimalOf, n);
-  if (!(rate instanceof Raised)) sameRate.set(n.value, rate);
+  if (!(rate instanceof Raised)) sameRate.set(text, rate);
   return rate;
 }
 
