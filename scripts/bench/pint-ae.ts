@@ -13,6 +13,7 @@ import { benchBody as body } from './pint-ae-docs';
 import { startSaxonHe } from './saxon/saxon-he';
 import { computeTotals, renderInvoice } from '../../src/pint-ae/render';
 import { ElementPool, parseXml } from '../../src/pint-ae/rules/xml';
+import { ruleEvaluations } from './rule-evaluations';
 
 type Report = { fatal: { id: string }[]; warning: unknown[] };
 type Validator = (xml: string) => Report;
@@ -320,6 +321,14 @@ async function main(): Promise<void> {
     // what 20x leaves for a whole validation, beside what parsing alone takes
     const budgets = rows.map((r) => `${r.lines}: ${ms(r.saxonHeMs! / 20)}, parse ${ms(r.parseMs!)} (${((r.parseMs! / (r.saxonHeMs! / 20)) * 100).toFixed(0)} %)`).join('; ');
     console.log(`    (Saxon-HE / 20 per size, and our parse alone: ${budgets})`);
+    // and what that leaves per unit of rule work, the floor any evaluator of the same rules faces
+    const perUnit = docs.map((d, i) => {
+      const left = rows[i].saxonHeMs! / 20 - rows[i].parseMs!;
+      const { asserts, matches } = ruleEvaluations(d.xml);
+      const each = left > 0 ? `${((left * 1e6) / (asserts + matches)).toFixed(0)} ns each` : 'nothing left';
+      return `${d.n}: ${ms(Math.max(left, 0))} for ${asserts} asserts + ${matches} context tests = ${each}`;
+    });
+    console.log(`    (left for the rules after the parse: ${perUnit.join('; ')})`);
   }
 }
 
