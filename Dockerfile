@@ -1,7 +1,9 @@
 # One image for the API, the worker and the ASP simulator; docker-compose.yml picks the command:
 #   node --import tsx src/server.ts | src/worker.ts | deploy/asp-simulator.ts
 # The service runs its TypeScript through tsx (a runtime dependency), as `npm run api` does: no build step.
-FROM node:20.18.1-bookworm-slim
+# Node 24, the current LTS; the same version scripts/infra/node-runtime.cjs pins for machines with an older Node
+# (test/deploy/compose.test.ts holds the two together).
+FROM node:24.21.0-bookworm-slim
 
 ENV NODE_ENV=production
 WORKDIR /app

@@ -19,9 +19,10 @@ export interface Child {
 }
 
 /** `tsx <entry>` in its own process group (tsx runs node as its child), stdout and stderr into `<logDir>/<name>.log`. */
-/** tsx, or with node flags (a CPU profile) node itself with tsx's loader: tsx would not pass them through. */
+/** tsx, or with node flags (a CPU profile) node itself with tsx's loader: tsx would not pass them through. Both on
+ *  this process's Node (tsx's bin would take the first `node` on PATH). */
 function command(entry: string, nodeArgs: string[]): [string, string[]] {
-  if (!nodeArgs.length) return [path.join(ROOT, 'node_modules/.bin/tsx'), [entry]];
+  if (!nodeArgs.length) return [process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), entry]];
   return [process.execPath, [...nodeArgs, '--require', 'tsx/cjs', entry]];
 }
 

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../src/temporal/contract';
+import { PINNED } from '../../scripts/infra/node-runtime.cjs';
 
 // js-yaml is installed with mocha and xmlbuilder2 (no types of its own here); its default schema reads the
 // anchors and `<<` merge keys compose files use.
@@ -219,11 +220,12 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       }
     });
 
-    it('Dockerfile: pinned node 20 slim, npm ci, a non-root user, a HEALTHCHECK on /healthz', () => {
+    it('Dockerfile: pinned node 24 slim (the version the launcher installs elsewhere), npm ci, a non-root user, a HEALTHCHECK on /healthz', () => {
       const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
       const instructions = dockerfile.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
       const from = instructions.filter((l) => /^FROM /i.test(l));
-      expect(from.at(-1)).to.match(/^FROM node:20\.\d+\.\d+-[a-z]+-slim$/);
+      expect(from.at(-1)).to.match(/^FROM node:24\.\d+\.\d+-[a-z]+-slim$/);
+      expect(from.at(-1)).to.equal(`FROM node:${PINNED.version}-bookworm-slim`);
       expect(instructions.some((l) => /^RUN .*\bnpm ci\b/.test(l))).to.equal(true);
       const user = instructions.filter((l) => /^USER /.test(l)).at(-1);
       expect(user, 'USER').to.be.a('string');
