@@ -73,11 +73,11 @@ export async function sendWebhookAttempt(input: { deliveryId: string; attempt: n
     'X-Webhook-Delivery-Id': input.deliveryId,
     'X-Webhook-Attempt': String(input.attempt),
   };
-  const result = await postWebhook({ url: target.url, mode: target.mode, headers, body });
+  const result = await postWebhook({ url: target.url, headers, body });
   const outcome = result.ok ? 'delivered' : result.status !== null ? 'http_error' : 'network_error';
   webhookAttempts.inc({ outcome, kind });
-  // The event's status, never the body or the signature headers.
-  logger.info({ attempt: input.attempt, outcome, httpStatus: result.status, error: result.error ?? undefined, durationMs: result.durationMs, event: target.eventStatus }, `webhook attempt ${outcome}`);
+  // The event's status, never the body or the signature headers; the failure's full detail only here, not in the row.
+  logger.info({ attempt: input.attempt, outcome, httpStatus: result.status, error: result.error ?? undefined, detail: result.detail ?? undefined, durationMs: result.durationMs, event: target.eventStatus }, `webhook attempt ${outcome}`);
   return { kind: 'sent', ok: result.ok, status: result.status, error: result.error, sentAt, durationMs: result.durationMs };
 }
 

@@ -15,6 +15,14 @@ export interface Config {
   adminToken: string | null;
   /** Signs the Tenant API's bearer tokens (HS256). Unset: a random secret per process (tokens die with it). */
   jwtSecret: string;
+  /** JWT_SECRET was unset and `jwtSecret` is this process's random one (refused in production, warned elsewhere). */
+  jwtSecretIsRandom: boolean;
+  /** The secret before the last JWT rotation: tokens it signed keep verifying until they expire; never signs. */
+  jwtPreviousSecret: string | null;
+  /** NODE_ENV=production or EINVOICE_ENV=production: the API and the worker refuse unsafe settings (config-safety.ts). */
+  production: boolean;
+  /** Development only (`npm start`, the tests): webhook and status URLs may use http and private or loopback addresses. */
+  devAllowPrivateUrls: boolean;
   /** The ASP's sandbox (Tenant API sandbox mode); `npm start` points it at the local ASP simulator. */
   providerSandboxUrl: string | null;
   /** Waits before each webhook retry, in milliseconds. */
@@ -31,6 +39,8 @@ export interface Config {
   metricsToken: string | null;
   /** The worker's own /metrics port (its business metrics and the Temporal SDK's); null: not served. */
   workerMetricsPort: number | null;
+  /** The interface the worker's /metrics listens on; loopback unless told otherwise (e.g. 0.0.0.0 in a container). */
+  workerMetricsHost: string;
 }
 
 /** 30 s, 2 min, 10 min, 30 min, 1 h, 3 h: the product owner's "30 s to 3 h" webhook backoff. */
@@ -51,6 +61,10 @@ function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerCallbackSecret: env.PROVIDER_CALLBACK_SECRET || null,
     adminToken: env.ADMIN_TOKEN || null,
     jwtSecret: env.JWT_SECRET || processJwtSecret,
+    jwtSecretIsRandom: !env.JWT_SECRET,
+    jwtPreviousSecret: env.JWT_PREVIOUS_SECRET || null,
+    production: env.NODE_ENV === 'production' || env.EINVOICE_ENV === 'production',
+    devAllowPrivateUrls: flag(env, 'EINVOICE_DEV_ALLOW_PRIVATE_URLS'),
     providerSandboxUrl: env.PROVIDER_SANDBOX_URL || null,
     webhookRetryScheduleMs: schedule(env.WEBHOOK_RETRY_SCHEDULE),
     pintAeSchematronDir: env.PINT_AE_SCHEMATRON_DIR || null,
@@ -60,6 +74,7 @@ function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aspAckFallbackMs: int(env, 'ASP_ACK_FALLBACK_MS', 30_000),
     metricsToken: env.METRICS_TOKEN || null,
     workerMetricsPort: !env.WORKER_METRICS_PORT || env.WORKER_METRICS_PORT === 'off' ? null : int(env, 'WORKER_METRICS_PORT', 9464),
+    workerMetricsHost: env.WORKER_METRICS_HOST || '127.0.0.1',
   };
 }
 
@@ -69,6 +84,14 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
+}
+
+/** "true" or "false" (unset or empty: false); anything else is refused rather than guessed. */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new Error(`${name} must be "true" or "false", got "${raw}"`);
 }
 
 /** "30s,2m,10m" or "30000,120000" (plain numbers are milliseconds). */

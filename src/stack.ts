@@ -14,6 +14,9 @@ import { PARTNER_WEBHOOK_PATH, startDevReceiver, TENANT_STATUS_PATH, type DevRec
 const ROOT = path.resolve(__dirname, '..');
 
 async function main(): Promise<void> {
+  // The seeded partner's webhook URL and the tenant's status URL are this machine's http://127.0.0.1 receiver:
+  // the development setting allows them, here (the seed) and in the API and worker children (their env below).
+  process.env.EINVOICE_DEV_ALLOW_PRIVATE_URLS = 'true';
   const port = Number(process.env.PORT || 3000);
   const infra = await provisionInfra('dev');
   // The sandbox ASP: the simulator, over real HTTP, with signed callbacks to the API (the Tenant API's sandbox

@@ -61,7 +61,7 @@ const partnerCreate: Subcommand<{ name: string; mode: 'test' | 'live'; webhookUr
     const name = required(f, 'name');
     const mode = required(f, 'mode');
     if (mode !== 'test' && mode !== 'live') throw new UsageError(`--mode must be test or live, got "${mode}"`);
-    return { name, mode, webhookUrl: webhookUrl(f, mode) };
+    return { name, mode, webhookUrl: webhookUrl(f) };
   },
   run: (input) => createPartner(input),
 };
@@ -172,10 +172,11 @@ function required(flags: Flags, name: string): string {
   return value;
 }
 
-function webhookUrl(flags: Flags, mode: 'test' | 'live'): string | null {
+/** Checked here too (same policy, EINVOICE_DEV_ALLOW_PRIVATE_URLS of this process) so a refusal is a usage error. */
+function webhookUrl(flags: Flags): string | null {
   const url = flags['webhook-url'];
   if (url === undefined) return null;
-  const problem = webhookUrlProblem(url, mode);
+  const problem = webhookUrlProblem(url);
   if (problem) throw new UsageError(`--webhook-url: ${problem}`);
   return url;
 }

@@ -24,14 +24,14 @@ export interface CreatedPartner {
   webhookSecret: string;
 }
 
-/** The webhook URL rules of the partner's mode (https and public addresses in live); AdminError invalid_webhook_url. */
-function assertWebhookUrl(url: string | null | undefined, mode: 'test' | 'live'): void {
-  const problem = url ? webhookUrlProblem(url, mode) : null;
+/** The one webhook URL policy of every mode (https, public addresses: url-policy.ts); AdminError invalid_webhook_url. */
+function assertWebhookUrl(url: string | null | undefined): void {
+  const problem = url ? webhookUrlProblem(url) : null;
   if (problem) throw new AdminError('invalid_webhook_url', problem);
 }
 
 export async function createPartner(input: { name: string; mode: 'test' | 'live'; webhookUrl?: string | null }): Promise<CreatedPartner> {
-  assertWebhookUrl(input.webhookUrl, input.mode);
+  assertWebhookUrl(input.webhookUrl);
   const partnerId = randomUUID();
   const apiKey = randomToken(input.mode === 'test' ? 'erp_test_' : 'erp_live_');
   const apiSecret = randomToken('sk_', 32);
@@ -67,7 +67,7 @@ export async function updatePartner(partnerId: string, changes: { webhookUrl?: s
   if (changes.webhookUrl) {
     const partner = await Partner.findById(partnerId, { mode: 1 }).lean<PartnerDoc>();
     if (!partner) throw new AdminError('partner_not_found', `no partner ${partnerId}`);
-    assertWebhookUrl(changes.webhookUrl, partner.mode as 'test' | 'live');
+    assertWebhookUrl(changes.webhookUrl);
   }
   if (changes.webhookUrl !== undefined) $set.webhookUrl = changes.webhookUrl;
   if (changes.rateLimitPerMinute !== undefined) $set.rateLimitPerMinute = changes.rateLimitPerMinute;

@@ -33,14 +33,14 @@ export interface TenantInput {
   tradeLicenseNumber?: string | null;
 }
 
-/** Status updates to a live tenant go to public https URLs only, as live partners' webhooks do. */
-function assertStatusUrl(url: string | null | undefined, mode: TenantMode): void {
-  const problem = url ? webhookUrlProblem(url, mode === 'live' ? 'live' : 'test') : null;
+/** Status updates go to public https URLs only, in every mode, as partners' webhooks do (url-policy.ts). */
+function assertStatusUrl(url: string | null | undefined): void {
+  const problem = url ? webhookUrlProblem(url) : null;
   if (problem) throw new AdminError('invalid_status_url', problem);
 }
 
 export async function createTenant(input: TenantInput): Promise<CreatedTenant> {
-  assertStatusUrl(input.statusUrl, input.mode);
+  assertStatusUrl(input.statusUrl);
   if (await Tenant.exists({ trn: input.trn })) throw new AdminError('tenant_exists', `TRN ${input.trn} already has a tenant account: one tenant per TRN (use tenant:update)`);
   const tenantId = randomUUID();
   const clientId = randomToken('tc_', 12);
@@ -87,7 +87,7 @@ export interface TenantChanges {
 export async function updateTenant(tenantId: string, changes: TenantChanges): Promise<TenantView> {
   const current = await Tenant.findById(tenantId, { mode: 1 }).lean<TenantDoc>();
   if (!current) throw new AdminError('tenant_not_found', `no tenant ${tenantId}`);
-  assertStatusUrl(changes.statusUrl, changes.mode ?? (current.mode as TenantMode));
+  assertStatusUrl(changes.statusUrl);
   const $set: Record<string, unknown> = {};
   for (const key of ['mode', 'kyb', 'statusUrl', 'address', 'tradeLicenseNumber'] as const) if (changes[key] !== undefined) $set[key] = changes[key];
   const updated = await Tenant.findOneAndUpdate({ _id: tenantId }, { $set }, { returnDocument: 'after' }).lean<TenantDoc>();

@@ -2,7 +2,9 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { forbiddenAddressReason, hostAddress, webhookUrlProblem } from './url-policy';
+import { config } from '../config';
+import { checkWebhookUrl, forbiddenAddressReason } from './url-policy';
+import { statusFailure, timeoutFailure, transportFailure, type SendFailure } from './send-failure';
 
 // One HTTP POST of a signed webhook. Every failure is a result, never a throw: the caller records it and
 // decides about retries (workflow timers), so a bad receiver cannot cause a Temporal activity-retry storm.
@@ -14,14 +16,17 @@ export interface SendResult {
   ok: boolean;
   /** HTTP status when the receiver answered, else null. */
   status: number | null;
-  /** Transport, policy or non-2xx explanation, else null. */
+  /** The class of failure (send-failure.ts), shown to the receiver's owner as `lastError`; null on success. */
   error: string | null;
+  /** The full explanation for our logs only (may name addresses): never stored where partners read. */
+  detail: string | null;
   durationMs: number;
 }
 
 export interface SendRequest {
   url: string;
-  mode: 'test' | 'live';
+  /** Override EINVOICE_DEV_ALLOW_PRIVATE_URLS (tests); the policy is the same in every mode. */
+  allowPrivate?: boolean;
   headers: Record<string, string>;
   body: string;
   timeoutMs?: number;
@@ -29,46 +34,44 @@ export interface SendRequest {
 
 export async function postWebhook(req: SendRequest): Promise<SendResult> {
   const started = Date.now();
-  const done = (status: number | null, error: string | null): SendResult => ({
-    ok: status !== null && status >= 200 && status < 300 && error === null,
+  const done = (status: number | null, failure: SendFailure | null): SendResult => ({
+    ok: status !== null && status >= 200 && status < 300 && failure === null,
     status,
-    error,
+    error: failure?.error ?? null,
+    detail: failure?.detail ?? null,
     durationMs: Date.now() - started,
   });
 
-  const problem = webhookUrlProblem(req.url, req.mode);
-  if (problem) return done(null, `refused: ${problem}`);
+  // Literal IPs never go through `lookup`, so checkWebhookUrl judges them here; names are judged in the lookup.
+  const allowPrivate = req.allowPrivate ?? config().devAllowPrivateUrls;
+  const problem = checkWebhookUrl(req.url, { allowPrivate });
+  if (problem) return done(null, { error: problem.rule, detail: `refused: ${problem.message}` });
   const url = new URL(req.url);
-  if (req.mode === 'live') {
-    // Literal IPs never go through `lookup`, so they are judged here (webhookUrlProblem did); names below.
-    const literal = hostAddress(url);
-    if (literal && forbiddenAddressReason(literal)) return done(null, `refused: ${literal} is not a public address`);
-  }
 
   return new Promise<SendResult>((resolve) => {
     let settled = false;
     let status: number | null = null;
-    const finish = (error: string | null) => {
+    const finish = (failure: SendFailure | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       request.destroy();
-      resolve(done(status, error));
+      resolve(done(status, failure));
     };
     const transport = url.protocol === 'https:' ? https : http;
     const request = transport.request(url, {
       method: 'POST',
       agent: false, // a fresh connection per attempt: no pooled socket skips the address check
-      lookup: req.mode === 'live' ? publicOnlyLookup : undefined,
+      lookup: allowPrivate ? undefined : publicOnlyLookup,
       headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(req.body), 'User-Agent': 'einvoice-webhooks/1', ...req.headers },
     });
     const timeoutMs = req.timeoutMs ?? SEND_TIMEOUT_MS;
     // After the status line a stalled body no longer matters: the receiver has answered.
-    const timer = setTimeout(() => finish(status === null ? `timeout: no response within ${timeoutMs / 1000} s` : statusError(status, undefined)), timeoutMs);
+    const timer = setTimeout(() => finish(status === null ? timeoutFailure(timeoutMs) : statusFailure(status)), timeoutMs);
 
     request.on('response', (res) => {
       status = res.statusCode ?? null;
-      const error = statusError(status ?? 0, res.headers.location);
+      const error = statusFailure(status ?? 0, res.headers.location);
       let read = 0;
       res.on('data', (chunk: Buffer) => {
         read += chunk.length;
@@ -77,20 +80,9 @@ export async function postWebhook(req: SendRequest): Promise<SendResult> {
       res.on('end', () => finish(error));
       res.on('error', () => finish(error));
     });
-    request.on('error', (err: NodeJS.ErrnoException) => finish(transportError(err)));
+    request.on('error', (err: NodeJS.ErrnoException) => finish(transportFailure(err)));
     request.end(req.body);
   });
-}
-
-function statusError(status: number, location: string | undefined): string | null {
-  if (status >= 200 && status < 300) return null;
-  if (status >= 300 && status < 400) return `HTTP ${status}: redirect${location ? ` to ${location}` : ''} not followed; register the final URL`;
-  return `HTTP ${status}`;
-}
-
-function transportError(err: NodeJS.ErrnoException): string {
-  if (err.code === 'EWEBHOOK_ADDRESS') return `refused: ${err.message}`;
-  return err.code ? `${err.code}: ${err.message}` : err.message;
 }
 
 /** dns.lookup that fails when any address of the name is not public, so the socket can only reach the Internet. */

@@ -1,25 +1,63 @@
-// Which webhook URLs and addresses the service may send to. Live partners receive legally relevant events,
-// so only https, and never an address inside our own network (SSRF): the address check runs at send time on
-// the addresses the connection actually uses (see send.ts), because DNS can change after registration.
-// Test partners may use http and loopback (local receivers during integration). Pure: no I/O here.
+// Which webhook and status URLs the service may send to: one policy for test, sandbox and live alike (they run
+// on the same production host), so https only, and never an address inside our own network (SSRF). The address
+// check also runs at send time on the addresses the connection actually uses (see send.ts), because DNS can
+// change after registration. Plain http and private or loopback addresses only when the development setting
+// EINVOICE_DEV_ALLOW_PRIVATE_URLS=true allows them (`npm start`'s local receiver, the tests' receivers).
+// Pure apart from reading that setting as the default policy.
 import { isIP } from 'node:net';
+import { config } from '../config';
 
-export function webhookUrlProblem(raw: string, mode: 'test' | 'live'): string | null {
+export interface UrlPolicy {
+  /** http, loopback and private addresses allowed (development only; production refuses to start with it). */
+  allowPrivate: boolean;
+}
+
+/** The rule a URL broke; send.ts records `forbidden_address` and the others as the partner-visible failure class. */
+export type UrlRule = 'invalid_url' | 'https_required' | 'credentials_in_url' | 'forbidden_address';
+
+export interface UrlProblem {
+  rule: UrlRule;
+  /** Says the rule and what to send instead; the caller names the field. */
+  message: string;
+}
+
+const EXAMPLE = 'https://erp.example.com/webhooks/einvoice';
+const DEV_HINT = 'only a development setup (EINVOICE_DEV_ALLOW_PRIVATE_URLS=true) allows';
+
+/** The policy of this process: EINVOICE_DEV_ALLOW_PRIVATE_URLS, read through config(). */
+export function configuredUrlPolicy(): UrlPolicy {
+  return { allowPrivate: config().devAllowPrivateUrls };
+}
+
+export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlProblem | null {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return `"${raw}" is not an absolute URL; send e.g. https://erp.example.com/webhooks/einvoice`;
+    return { rule: 'invalid_url', message: `"${raw.slice(0, 200)}" is not an absolute URL; send e.g. ${EXAMPLE}` };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `webhook URLs must use https (got ${url.protocol})`;
-  if (mode === 'live' && url.protocol !== 'https:') return 'live partners must use an https webhook URL';
-  if (url.username || url.password) return 'webhook URLs must not carry credentials; authenticate with the signature instead';
-  if (mode === 'live') {
-    const literal = hostAddress(url);
-    const reason = literal ? forbiddenAddressReason(literal) : null;
-    if (reason) return `live webhook URLs must not point at a ${reason} address (${literal})`;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { rule: 'https_required', message: `must use https (got ${url.protocol}); send e.g. ${EXAMPLE}` };
+  if (url.username || url.password) return { rule: 'credentials_in_url', message: 'must not carry credentials (user:password@); send the URL without them: receivers authenticate us by the signature' };
+  if (policy.allowPrivate) return null;
+  if (url.protocol !== 'https:') return { rule: 'https_required', message: `must use https, not plain http (${DEV_HINT} http); send the https URL of your receiver` };
+  const literal = hostAddress(url);
+  const reason = literal ? forbiddenAddressReason(literal) : isLocalhostName(url.hostname) ? 'loopback' : null;
+  if (reason) {
+    return { rule: 'forbidden_address', message: `must point at a public address, not a ${reason} one (${literal ?? url.hostname}; ${DEV_HINT} those); send a public https URL` };
   }
   return null;
+}
+
+/** The problem with a webhook or status URL under `policy` (default: this process's), as one message, or null. */
+export function webhookUrlProblem(raw: string, policy: UrlPolicy = configuredUrlPolicy()): string | null {
+  const problem = checkWebhookUrl(raw, policy);
+  return problem && `webhook and status URLs ${problem.message}`;
+}
+
+/** `localhost` and its subdomains are loopback by definition (RFC 6761), whatever DNS says. */
+function isLocalhostName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
 }
 
 /** The IP address of a URL's host when the host is a literal address, else null. */
@@ -29,7 +67,7 @@ export function hostAddress(url: URL): string | null {
 }
 
 /**
- * Why a live webhook may not connect to this address (loopback, private, link-local, unique-local,
+ * Why a webhook may not connect to this address (loopback, private, link-local, unique-local,
  * unspecified, ...), or null when it is a public unicast address. IPv4-mapped, IPv4-compatible, NAT64 and
  * 6to4 IPv6 addresses are judged by the IPv4 address they carry.
  */

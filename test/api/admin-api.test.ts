@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { config } from '../../src/config';
 import { call } from '../helpers/http';
 import { randomTrn } from '../helpers/partners';
+import { withDevUrls } from '../helpers/dev-urls';
 
 describe('admin API (ADMIN_TOKEN)', () => {
   const admin = () => ({ Authorization: `Bearer ${config().adminToken}` });
@@ -31,15 +32,17 @@ describe('admin API (ADMIN_TOKEN)', () => {
     expect(missing.status).to.equal(404);
   });
 
-  it('webhook URL rules apply on create and update alike (the one rule set of services/admin.ts): live needs https', async () => {
-    const create = await call('POST', '/v1/admin/partners', { headers: admin(), json: { name: 'Live ERP', mode: 'live', webhookUrl: 'http://erp.example.com/h' } });
-    expect(create.status).to.equal(400);
-    expect(create.body.meta.errors).to.deep.equal([{ code: 'invalid_webhook_url', path: 'webhookUrl', message: create.body.meta.errors[0].message }]);
-    const live = await call('POST', '/v1/admin/partners', { headers: admin(), json: { name: 'Live ERP', mode: 'live' } });
-    const update = await call('PATCH', `/v1/admin/partners/${live.body.partnerId}`, { headers: admin(), json: { webhookUrl: 'http://erp.example.com/h' } });
-    expect([update.status, update.body.meta.errors[0].path]).to.deep.equal([400, 'webhookUrl']);
-    const unknown = await call('PATCH', '/v1/admin/partners/nope', { headers: admin(), json: { webhookUrl: 'https://erp.example.com/h' } });
-    expect(unknown.status).to.equal(404);
+  it('webhook URL rules apply on create and update alike (the one rule set of services/admin.ts): https, without the development setting', async () => {
+    await withDevUrls(false, async () => {
+      const create = await call('POST', '/v1/admin/partners', { headers: admin(), json: { name: 'Live ERP', mode: 'live', webhookUrl: 'http://erp.example.com/h' } });
+      expect(create.status).to.equal(400);
+      expect(create.body.meta.errors).to.deep.equal([{ code: 'invalid_webhook_url', path: 'webhookUrl', message: create.body.meta.errors[0].message }]);
+      const live = await call('POST', '/v1/admin/partners', { headers: admin(), json: { name: 'Live ERP', mode: 'live' } });
+      const update = await call('PATCH', `/v1/admin/partners/${live.body.partnerId}`, { headers: admin(), json: { webhookUrl: 'http://erp.example.com/h' } });
+      expect([update.status, update.body.meta.errors[0].path]).to.deep.equal([400, 'webhookUrl']);
+      const unknown = await call('PATCH', '/v1/admin/partners/nope', { headers: admin(), json: { webhookUrl: 'https://erp.example.com/h' } });
+      expect(unknown.status).to.equal(404);
+    });
   });
 
   it('creates and updates a tenant; its credentials get a token; tenant credits top up', async () => {

@@ -9,6 +9,7 @@ import { invoiceBody, postInvoice } from '../helpers/invoices';
 import { newPartner, type TestPartner } from '../helpers/partners';
 import { WebhookReceiver, invoiceAt } from '../helpers/webhook-receiver';
 import { ensureWorker } from '../helpers/worker';
+import { withDevUrls } from '../helpers/dev-urls';
 
 const SPEC_FIELDS = ['deliveryId', 'status', 'event', 'mode', 'attempts', 'maxAttempts', 'nextAttemptAt', 'createdAt', 'updatedAt', 'lastResponseStatus', 'lastError', 'deliveredAt'];
 
@@ -50,7 +51,7 @@ describe('webhook audit and replay (SPEC 4.1)', function () {
     const [newest, oldest] = list.body.data;
     expect(newest).to.include({ status: 'delivered', event: 'invoice.status_changed', mode: 'test', attempts: 1, maxAttempts: 7, lastResponseStatus: 204, lastError: null });
     expect(Date.parse(newest.deliveredAt)).to.not.be.NaN;
-    expect(oldest).to.include({ status: 'exhausted', attempts: 7, maxAttempts: 7, lastResponseStatus: 500, lastError: 'HTTP 500', deliveredAt: null });
+    expect(oldest).to.include({ status: 'exhausted', attempts: 7, maxAttempts: 7, lastResponseStatus: 500, lastError: 'http_500', deliveredAt: null });
     for (const field of ['nextAttemptAt', 'createdAt', 'updatedAt']) expect(newest[field]).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
     const sent = hook.forDelivery(second.body.deliveryId)[0];
@@ -101,6 +102,27 @@ describe('webhook audit and replay (SPEC 4.1)', function () {
     expect(b.body).to.deep.equal(a.body);
     expect(b.headers.get('idempotent-replayed')).to.equal('true');
     expect(await WebhookDelivery.countDocuments({ invoiceId })).to.equal(1);
+  });
+
+  it('lastError names the class of failure, never the address or the raw error (a refused port, a forbidden address)', async () => {
+    const closed = await WebhookReceiver.start();
+    await closed.close(); // its port now refuses connections
+    const p = await newPartner({ webhookUrl: closed.url });
+    const refusedInvoice = await invoiceAt(p, 'delivered');
+    await settled((await replay(p, refusedInvoice)).body.deliveryId);
+    const [refused] = (await deliveries(p, refusedInvoice)).body.data;
+    expect(refused).to.include({ status: 'exhausted', lastResponseStatus: null, lastError: 'connection_refused' });
+
+    // A URL stored before the policy (or whose DNS changed since) is judged again at send time, in test mode too.
+    const q = await newPartner({ storedWebhookUrl: hook.url.replace('http:', 'https:') });
+    const forbiddenInvoice = await invoiceAt(q, 'delivered');
+    const before = hook.requests.length;
+    await withDevUrls(false, async () => settled((await replay(q, forbiddenInvoice)).body.deliveryId));
+    const [forbidden] = (await deliveries(q, forbiddenInvoice)).body.data;
+    expect(forbidden).to.include({ mode: 'test', lastResponseStatus: null, lastError: 'forbidden_address' });
+    expect(hook.requests.length).to.equal(before);
+
+    expect(JSON.stringify([refused, forbidden])).to.not.match(/127\.0\.0\.1|ECONN|refused:|:\d{4,5}\//);
   });
 
   it('409 webhook_url_not_configured when the partner has no webhook URL', async () => {

@@ -4,6 +4,7 @@ import { Partner, SmeConnection } from '../../src/db/models';
 import { sha256Hex } from '../../src/credentials/secrets';
 import { call } from '../helpers/http';
 import { randomTrn } from '../helpers/partners';
+import { withDevUrls } from '../helpers/dev-urls';
 
 describe('einvoice admin', function () {
   this.timeout(120_000);
@@ -22,10 +23,10 @@ describe('einvoice admin', function () {
     expect(ping.status).to.equal(200);
   });
 
-  it('live partners get erp_live_ keys and must use https webhooks', async () => {
+  it('live partners get erp_live_ keys and must use https webhooks (development setting off)', async () => {
     const ok = await einvoice('admin', 'partner:create', '--name', 'Live ERP', '--mode', 'live');
     expect(JSON.parse(ok.stdout).apiKey).to.match(/^erp_live_/);
-    const bad = await einvoice('admin', 'partner:create', '--name', 'Live ERP', '--mode', 'live', '--webhook-url', 'http://example.com/hook');
+    const bad = await withDevUrls(false, () => einvoice('admin', 'partner:create', '--name', 'Live ERP', '--mode', 'live', '--webhook-url', 'http://example.com/hook'));
     expect(bad.code).to.equal(2);
     expect(bad.stderr.trim().split('\n')).to.have.length(1);
     expect(bad.stderr).to.contain('https');

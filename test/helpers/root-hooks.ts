@@ -23,6 +23,9 @@ export const mochaHooks = {
     process.env.TEMPORAL_TASK_QUEUE = `einvoice-test-${randomUUID().slice(0, 8)}`;
     process.env.WEBHOOK_RETRY_SCHEDULE ??= '200ms,400ms,600ms,800ms,1000ms,1200ms';
     process.env.ADMIN_TOKEN ??= 'test-admin-token';
+    // The tests' webhook and status receivers listen on 127.0.0.1 (plain http): the development setting allows
+    // that; the URL policy's refusal tests turn it off (test/helpers/dev-urls.ts).
+    process.env.EINVOICE_DEV_ALLOW_PRIVATE_URLS ??= 'true';
     resetConfig();
     await connectMongo(infra.mongo.uri);
   },
