@@ -13,6 +13,19 @@ export interface Config {
   /** The ASP signs its status callbacks with this secret (X-ASP-Signature). */
   providerCallbackSecret: string | null;
   adminToken: string | null;
+  /** The admin API's own listener, never the public port (loopback unless told otherwise). */
+  adminPort: number;
+  adminHost: string;
+  /** X-Forwarded-For entries to trust, counted from the right (TRUST_PROXY: false = 0, true = 1, or a number). */
+  trustProxyHops: number;
+  /** Failed authentications one client address may make per window; past it every attempt is 429 unchecked. */
+  authFailureLimit: number;
+  authFailureWindowMs: number;
+  /** Node's HTTP server limits for the API and admin listeners (src/http/server-limits.ts). */
+  httpHeadersTimeoutMs: number;
+  httpRequestTimeoutMs: number;
+  httpKeepAliveTimeoutMs: number;
+  httpMaxConnections: number;
   /** Signs the Tenant API's bearer tokens (HS256). Unset: a random secret per process (tokens die with it). */
   jwtSecret: string;
   /** JWT_SECRET was unset and `jwtSecret` is this process's random one (refused in production, warned elsewhere). */
@@ -60,6 +73,17 @@ function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerClientSecret: env.PROVIDER_CLIENT_SECRET || '',
     providerCallbackSecret: env.PROVIDER_CALLBACK_SECRET || null,
     adminToken: env.ADMIN_TOKEN || null,
+    adminPort: int(env, 'ADMIN_PORT', 3001),
+    adminHost: env.ADMIN_HOST || '127.0.0.1',
+    trustProxyHops: proxyHops(env.TRUST_PROXY),
+    authFailureLimit: int(env, 'AUTH_FAILURE_LIMIT', 30),
+    authFailureWindowMs: int(env, 'AUTH_FAILURE_WINDOW_MS', 15 * 60_000),
+    // Slow-header clients get 20 s; a whole request 5 min: a 5 MB upload (the largest: CSV, XML) at ~140 kbit/s.
+    httpHeadersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', 20_000),
+    httpRequestTimeoutMs: int(env, 'HTTP_REQUEST_TIMEOUT_MS', 300_000),
+    // Longer than a load balancer's idle timeout (60 s on the common ones), so the balancer closes first.
+    httpKeepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000),
+    httpMaxConnections: int(env, 'HTTP_MAX_CONNECTIONS', 1024),
     jwtSecret: env.JWT_SECRET || processJwtSecret,
     jwtSecretIsRandom: !env.JWT_SECRET,
     jwtPreviousSecret: env.JWT_PREVIOUS_SECRET || null,
@@ -92,6 +116,14 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   if (raw === undefined || raw === '' || raw === 'false') return false;
   if (raw === 'true') return true;
   throw new Error(`${name} must be "true" or "false", got "${raw}"`);
+}
+
+/** TRUST_PROXY: unset or "false" trusts no X-Forwarded-For; "true" one proxy hop; a number that many hops. */
+export function proxyHops(raw: string | undefined): number {
+  if (raw === undefined || raw === '' || raw === 'false') return 0;
+  if (raw === 'true') return 1;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  throw new Error(`TRUST_PROXY must be "false", "true" (one proxy) or the number of proxies in front of the API, got "${raw}"`);
 }
 
 /** "30s,2m,10m" or "30000,120000" (plain numbers are milliseconds). */

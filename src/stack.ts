@@ -111,6 +111,7 @@ function printWelcome(infra: Infra, port: number, c: SeedCredentials, sandbox: A
   console.log(`
 Invoice Submission Service is up.
   API            ${base}   (health: ${base}/healthz, readiness: ${base}/readyz)
+  Admin API      ${adminLine()}
   Temporal       ${infra.temporal.address}${infra.temporal.started ? '' : ' (reused)'}
   Temporal UI    ${infra.temporal.uiUrl ?? 'http://localhost:8233 (reused server: its own UI)'}
   MongoDB        ${infra.mongo.uri}${infra.mongo.started ? ` (${path.basename(infra.mongo.how)})` : ' (reused)'}
@@ -133,6 +134,14 @@ then the README's "Walk-through with curl" (sh; needs curl, jq and node) or \`np
 after its POST a signed invoice.status_changed prints here as [webhook] signature ok {...}.
 ${tenantWelcome(base, c, receiver)}
 Ctrl-C stops everything this command started.`);
+}
+
+/** The admin API listens apart from the public port (src/server.ts), only when ADMIN_TOKEN is set. */
+function adminLine(): string {
+  const url = `http://${process.env.ADMIN_HOST || '127.0.0.1'}:${process.env.ADMIN_PORT || 3001}`;
+  return process.env.ADMIN_TOKEN
+    ? `${url}/v1/admin   (its own listener; Authorization: Bearer $ADMIN_TOKEN)`
+    : `off (set ADMIN_TOKEN, 32+ characters, to serve it on ${url}); \`einvoice admin\` works without it`;
 }
 
 function tenantWelcome(base: string, c: SeedCredentials, receiver: DevReceiver): string {

@@ -16,6 +16,8 @@ process.setMaxListeners(Math.max(process.getMaxListeners(), 50));
 
 export interface FaultStack {
   base: string;
+  /** The API's admin listener (src/server.ts serves the admin API apart from the public port). */
+  adminBase: string;
   port: number;
   env: NodeJS.ProcessEnv;
   logDir: string;
@@ -38,12 +40,14 @@ export interface FaultStack {
  */
 export async function startFaultStack(extraEnv: NodeJS.ProcessEnv, port?: number): Promise<FaultStack> {
   const apiPort = port ?? (await freePort());
+  const adminPort = await freePort();
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'einvoice-faults-'));
   const taskQueue = `einvoice-faults-${randomUUID().slice(0, 8)}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     TEMPORAL_TASK_QUEUE: taskQueue,
     PORT: String(apiPort),
+    ADMIN_PORT: String(adminPort),
     LOG_LEVEL: 'warn',
     WORKER_METRICS_PORT: 'off',
     ...extraEnv,
@@ -53,6 +57,7 @@ export async function startFaultStack(extraEnv: NodeJS.ProcessEnv, port?: number
   let apis = 0;
   const stack: FaultStack = {
     base,
+    adminBase: `http://127.0.0.1:${adminPort}`,
     port: apiPort,
     env,
     logDir,

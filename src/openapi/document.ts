@@ -35,19 +35,25 @@ const SECURITY: Record<Surface, Record<string, string[]>[]> = {
   public: [],
 };
 
-/** Codes every operation of a surface can answer (authentication, rate limit), from src/http. */
+/** Codes every operation of a surface can answer (authentication, rate limit, failed-authentication limit), from src/http. */
 const SURFACE_ERRORS: Record<Surface, Record<number, string[]>> = {
-  'partner-key': { 401: ['missing_credentials', 'invalid_credentials'], 403: ['partner_inactive', 'key_mode_mismatch'], 429: ['rate_limited'] },
+  'partner-key': { 401: ['missing_credentials', 'invalid_credentials'], 403: ['partner_inactive', 'key_mode_mismatch'], 429: ['rate_limited', 'too_many_failed_authentications'] },
   partner: {
     401: ['missing_credentials', 'invalid_credentials', 'missing_connection_secret', 'invalid_connection_secret'],
     403: ['partner_inactive', 'key_mode_mismatch', 'connection_revoked'],
-    429: ['rate_limited'],
+    429: ['rate_limited', 'too_many_failed_authentications'],
   },
-  tenant: { 401: ['missing_authorization_header'], 403: ['kyb_required'], 429: ['rate_limited'] },
-  'tenant-token': {},
+  tenant: { 401: ['missing_authorization_header'], 403: ['kyb_required'], 429: ['rate_limited', 'too_many_failed_authentications'] },
+  'tenant-token': { 429: ['too_many_failed_authentications'] },
   admin: { 401: ['invalid_admin_token'], 404: ['route_not_found'] },
   provider: {},
   public: {},
+};
+
+/** The admin API is served on its own listener, never on the public port (src/server.ts). */
+const ADMIN_SERVER = {
+  url: 'http://127.0.0.1:3001',
+  description: 'The admin listener: ADMIN_HOST:ADMIN_PORT (127.0.0.1:3001 by default), not the public port, where /v1/admin answers 404.',
 };
 
 const isTenant = (s: Surface) => s === 'tenant' || s === 'tenant-token';
@@ -94,7 +100,7 @@ function errorResponse(op: Operation, status: number, codes: string[]): Record<s
   const schema = { allOf: [ref(tenant ? 'TenantError' : 'Problem'), { properties: { code: { enum: codes } } }] };
   return {
     description: `Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
-    ...(isRateLimited(op.surface) ? { headers: rateLimitHeaders(status === 429) } : {}),
+    ...(isRateLimited(op.surface) ? { headers: rateLimitHeaders(status === 429) } : status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
     content: { [tenant ? 'application/json' : 'application/problem+json']: { schema } },
   };
 }
@@ -140,6 +146,7 @@ function operationObject(op: Operation): Record<string, unknown> {
     ...(parameters.length ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses,
+    ...(op.surface === 'admin' ? { servers: [ADMIN_SERVER] } : {}),
     'x-surface': op.surface,
   };
 }
@@ -185,7 +192,7 @@ export function buildOpenApiDocument(operations: Operation[] = OPERATIONS): Open
       title: 'Invoice Submission Service (UAE e-invoicing)',
       version: '1.0.0',
       description: [
-        'Two surfaces: the **Partner API** (`/v1/partner`, ERP partners acting for connected SMEs; errors are `application/problem+json`) and the **Tenant API** (`/v1/invoices`, `/v1/credit-notes`, `/v1/auth/token`; errors are `{code, humanMessage, meta, errors}`). The admin API and the provider callback are listed for operators and the accredited provider; integrators do not call them.',
+        'Two surfaces: the **Partner API** (`/v1/partner`, ERP partners acting for connected SMEs; errors are `application/problem+json`) and the **Tenant API** (`/v1/invoices`, `/v1/credit-notes`, `/v1/auth/token`; errors are `{code, humanMessage, meta, errors}`). The admin API (served on its own listener, ADMIN_HOST:ADMIN_PORT, never the public port) and the provider callback are listed for operators and the accredited provider; integrators do not call them.',
         'Mutations take an `Idempotency-Key` (1 to 128 characters): the same key with the same body replays the stored answer (header `Idempotent-Replayed: true`), with another body it is a 409.',
         'Partner and Tenant answers carry `X-RateLimit-Limit` and `X-RateLimit-Remaining`; a 429 adds `Retry-After` (seconds).',
         STATUS_MODEL,

@@ -30,6 +30,16 @@ export async function consumeBudget(req: BudgetRequest, now = Date.now()): Promi
   return budgetResult(use, req.limit, windowEnd, now);
 }
 
+/**
+ * How many uses the current window of a budget has had, without consuming one (one read by _id): for limits that
+ * count only some outcomes (failed authentications) but must refuse before the work that decides the outcome.
+ */
+export async function usesInWindow(bucket: string, windowMs: number, now = Date.now()): Promise<{ used: number; retryAfterSeconds: number }> {
+  const windowStart = Math.floor(now / windowMs) * windowMs;
+  const doc = await RateLimitWindow.findOne({ _id: `${bucket}@${windowStart}` }, { count: 1 }).lean<{ count: number }>();
+  return { used: doc?.count ?? 0, retryAfterSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)) };
+}
+
 /** Pure: what the use number within a window means for the caller. */
 function budgetResult(use: number, limit: number, windowEnd: number, now: number): BudgetResult {
   const allowed = use <= limit;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { config } from '../../src/config';
 import { spend } from '../../src/services/credits';
-import { call } from '../helpers/http';
+import { adminCall, call } from '../helpers/http';
 import { newPartner } from '../helpers/partners';
 
 const admin = () => ({ Authorization: `Bearer ${config().adminToken}` });
@@ -10,10 +10,10 @@ describe('credits over HTTP: admin top-up and balance, GET /v1/partner/credits',
   it('POST /v1/admin/smes/{smeId}/credits answers {balance}; GET shows balance and entries, newest first', async () => {
     const p = await newPartner({ mode: 'live' });
     const path = `/v1/admin/smes/${p.sme.smeId}/credits`;
-    const first = await call('POST', path, { headers: admin(), json: { amount: 10 } });
+    const first = await adminCall('POST', path, { headers: admin(), json: { amount: 10 } });
     expect([first.status, first.body]).to.deep.equal([200, { balance: 10 }]);
-    expect((await call('POST', path, { headers: admin(), json: { amount: 5 } })).body).to.deep.equal({ balance: 15 });
-    const got = await call('GET', path, { headers: admin() });
+    expect((await adminCall('POST', path, { headers: admin(), json: { amount: 5 } })).body).to.deep.equal({ balance: 15 });
+    const got = await adminCall('GET', path, { headers: admin() });
     expect(got.status).to.equal(200);
     expect(got.body.balance).to.equal(15);
     expect(got.body.entries.map((e: any) => [e.kind, e.amount, e.balanceAfter])).to.deep.equal([
@@ -26,8 +26,8 @@ describe('credits over HTTP: admin top-up and balance, GET /v1/partner/credits',
   it('the Partner sees its own SME only: balance and recent ledger entries (top-ups and spends), limit honoured', async () => {
     const p = await newPartner({ mode: 'live' });
     const other = await newPartner({ mode: 'live' });
-    await call('POST', `/v1/admin/smes/${p.sme.smeId}/credits`, { headers: admin(), json: { amount: 3 } });
-    await call('POST', `/v1/admin/smes/${other.sme.smeId}/credits`, { headers: admin(), json: { amount: 7 } });
+    await adminCall('POST', `/v1/admin/smes/${p.sme.smeId}/credits`, { headers: admin(), json: { amount: 3 } });
+    await adminCall('POST', `/v1/admin/smes/${other.sme.smeId}/credits`, { headers: admin(), json: { amount: 7 } });
     await spend({ kind: 'sme', id: p.sme.smeId }, { invoiceId: 'inv-1', run: 1 });
 
     const mine = await call('GET', '/v1/partner/credits', { headers: p.headers });
@@ -50,18 +50,18 @@ describe('credits over HTTP: admin top-up and balance, GET /v1/partner/credits',
     const p = await newPartner({ mode: 'live' });
     const path = `/v1/admin/smes/${p.sme.smeId}/credits`;
     for (const json of [{}, { amount: '10' }, { amount: 0 }, { amount: 1.5 }, { amount: 10, extra: 1 }]) {
-      const res = await call('POST', path, { headers: admin(), json });
+      const res = await adminCall('POST', path, { headers: admin(), json });
       expect(res.status, JSON.stringify(json)).to.equal(400);
       expect(res.body.code).to.equal('validation_failed');
       expect(res.body.meta.errors.map((e: any) => e.path)).to.satisfy((paths: string[]) => paths.includes('amount') || paths.includes('extra'));
     }
-    const asString = await call('POST', path, { headers: admin(), json: { amount: '10' } });
+    const asString = await adminCall('POST', path, { headers: admin(), json: { amount: '10' } });
     expect(asString.body.meta.errors[0].message).to.contain('a JSON number (100, not "100")');
-    const unknown = await call('POST', '/v1/admin/smes/no-such-sme/credits', { headers: admin(), json: { amount: 1 } });
+    const unknown = await adminCall('POST', '/v1/admin/smes/no-such-sme/credits', { headers: admin(), json: { amount: 1 } });
     expect([unknown.status, unknown.body.code]).to.deep.equal([404, 'not_found']);
     expect(unknown.body.detail).to.contain('sme:connect');
-    expect((await call('GET', '/v1/admin/smes/no-such-sme/credits', { headers: admin() })).status).to.equal(404);
-    expect((await call('POST', path, { json: { amount: 1 } })).status).to.equal(401);
-    expect((await call('GET', path, { headers: admin() })).body.balance).to.equal(0);
+    expect((await adminCall('GET', '/v1/admin/smes/no-such-sme/credits', { headers: admin() })).status).to.equal(404);
+    expect((await adminCall('POST', path, { json: { amount: 1 } })).status).to.equal(401);
+    expect((await adminCall('GET', path, { headers: admin() })).body.balance).to.equal(0);
   });
 });

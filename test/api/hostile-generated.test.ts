@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { config, resetConfig } from '../../src/config';
 import { OPERATIONS } from '../../src/openapi/operations';
-import { apiBase, call } from '../helpers/http';
+import { adminBase, apiBase, call } from '../helpers/http';
 import { hostileSetup, type HostileSetup } from '../helpers/hostile/context';
 import { hostileRequest, type HostileRequest } from '../helpers/hostile/requests';
 import { keepAliveAgent, pool, send, type RawResponse } from '../helpers/hostile/send';
@@ -58,6 +58,7 @@ describe('hostile input, generated (fast-check): no 5xx, the surface\'s error sh
 
   it(`answers ${RUNS} generated malformed requests over every route of both surfaces without a 5xx, in the right shape`, async () => {
     const base = await apiBase();
+    const admin = await adminBase(); // the admin API has its own listener
     const agent = keepAliveAgent(CONCURRENCY);
     const arbitrary = hostileRequest(OPERATIONS, setup.context);
     const failures: Failure[] = [];
@@ -73,7 +74,7 @@ describe('hostile input, generated (fast-check): no 5xx, the surface\'s error sh
         const index = from + i;
         if (ONLY && !ONLY.has(index)) return;
         const t0 = performance.now();
-        const res = await send(base, agent, { method: req.method, path: req.path, headers: req.headers, body: req.body?.bytes }).catch((err: NodeJS.ErrnoException) => err);
+        const res = await send(req.op.surface === 'admin' ? admin : base, agent, { method: req.method, path: req.path, headers: req.headers, body: req.body?.bytes }).catch((err: NodeJS.ErrnoException) => err);
         if (res instanceof Error) {
           failures.push({ index, req, problems: [`no answer: ${res.code ?? res.message}`] });
           return;

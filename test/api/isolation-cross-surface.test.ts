@@ -3,7 +3,7 @@
 // credential of one surface (partner keys, tenant JWT, admin token) opens nothing on another.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { call, type ApiResponse } from '../helpers/http';
+import { adminCall, call, type ApiResponse } from '../helpers/http';
 import { invoiceBody, postInvoice } from '../helpers/invoices';
 import { expectNoLeak } from '../helpers/leaks';
 import { newPartner, randomTrn, type TestPartner } from '../helpers/partners';
@@ -85,8 +85,8 @@ describe('isolation across surfaces: a partner SME and a tenant with the same TR
     const adminToken = { Authorization: `Bearer ${process.env.ADMIN_TOKEN}` };
     expectProblem(await call('GET', '/v1/partner/ping', { headers: adminToken }), 401);
     expect((await call('GET', `/v1/invoices/${tenantDraft.id}`, { headers: adminToken })).status).to.equal(401);
-    expectProblem(await call('POST', '/v1/admin/partners', { headers: tenant.headers, json: { name: 'X', mode: 'test' } }), 401);
-    expectProblem(await call('POST', '/v1/admin/partners', { headers: { ...partner.headers, Authorization: `Bearer ${partner.apiSecret}` }, json: { name: 'X', mode: 'test' } }), 401);
+    expectProblem(await adminCall('POST', '/v1/admin/partners', { headers: tenant.headers, json: { name: 'X', mode: 'test' } }), 401);
+    expectProblem(await adminCall('POST', '/v1/admin/partners', { headers: { ...partner.headers, Authorization: `Bearer ${partner.apiSecret}` }, json: { name: 'X', mode: 'test' } }), 401);
     expectNoLeak(tenantOnPartner, secrets);
   });
 });

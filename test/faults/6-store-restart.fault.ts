@@ -40,8 +40,8 @@ describe('fault: the MongoDB-compatible server restarted under load', function (
     stack = await startFaultStack({ MONGODB_URI: store.uri });
     db = await mongoose.createConnection(store.uri).asPromise();
     const admin = { Authorization: `Bearer ${stack.env.ADMIN_TOKEN}` };
-    const partner = (await postJson(`${stack.base}/v1/admin/partners`, admin, { name: 'Store fault ERP', mode: 'test' })).body;
-    sme = (await postJson(`${stack.base}/v1/admin/partners/${partner.partnerId}/smes`, admin, { trn: randomTrn(), name: 'Store Fault SME LLC' })).body;
+    const partner = (await postJson(`${stack.adminBase}/v1/admin/partners`, admin, { name: 'Store fault ERP', mode: 'test' })).body;
+    sme = (await postJson(`${stack.adminBase}/v1/admin/partners/${partner.partnerId}/smes`, admin, { trn: randomTrn(), name: 'Store Fault SME LLC' })).body;
     headers = { 'X-API-Key': partner.apiKey, 'X-API-Secret': partner.apiSecret, 'x-erp-partner-secret': (sme as { connectionSecret?: string }).connectionSecret! };
   });
 

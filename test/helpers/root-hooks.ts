@@ -22,7 +22,12 @@ export const mochaHooks = {
     // A task queue of our own: concurrent test runs against one server never pick up each other's tasks.
     process.env.TEMPORAL_TASK_QUEUE = `einvoice-test-${randomUUID().slice(0, 8)}`;
     process.env.WEBHOOK_RETRY_SCHEDULE ??= '200ms,400ms,600ms,800ms,1000ms,1200ms';
-    process.env.ADMIN_TOKEN ??= 'test-admin-token';
+    process.env.ADMIN_TOKEN ??= 'test-admin-token-of-32-characters'; // the admin listener wants 32 or more
+    // API processes the tests spawn serve their admin listener on a free port, never a fixed one another run holds.
+    process.env.ADMIN_PORT ??= '0';
+    // Every test connects from 127.0.0.1 and many send wrong credentials on purpose: the failed-authentication
+    // limit per address is lifted for the run; test/api/edge-auth-failures.test.ts puts it back to 30.
+    process.env.AUTH_FAILURE_LIMIT ??= '1000000';
     // The tests' webhook and status receivers listen on 127.0.0.1 (plain http): the development setting allows
     // that; the URL policy's refusal tests turn it off (test/helpers/dev-urls.ts).
     process.env.EINVOICE_DEV_ALLOW_PRIVATE_URLS ??= 'true';

@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import type Router from '@koa/router';
-import { createApp } from '../../src/api/app';
+import { createAdminApp, createApp } from '../../src/api/app';
 import { buildOpenApiDocument, openApiPath } from '../../src/openapi/document';
 
-/** "GET /v1/partner/invoices/{id}" for every method and path the app's routers serve, read from their layers. */
+/** "GET /v1/partner/invoices/{id}" for every method and path the apps' routers serve (public and admin), read from their layers. */
 function servedRoutes(): Set<string> {
-  const app = createApp();
-  const routers = app.middleware.map((m) => (m as unknown as { router?: Router }).router).filter((r): r is Router => !!r);
-  expect(routers.length, 'createApp() mounts its routers with router.routes()').to.be.greaterThan(3);
+  const routersOf = (app: ReturnType<typeof createApp>) => app.middleware.map((m) => (m as unknown as { router?: Router }).router).filter((r): r is Router => !!r);
+  const routers = [...routersOf(createApp()), ...routersOf(createAdminApp())];
+  expect(routersOf(createApp()).length, 'createApp() mounts its routers with router.routes()').to.be.greaterThan(3);
+  expect(routersOf(createAdminApp()).length, 'createAdminApp() mounts the admin router').to.equal(1);
   const out = new Set<string>();
   for (const router of routers) {
     for (const layer of router.stack) {

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { authFailureLimit, wrongPartnerCredentials } from '../../http/auth-failure-limit';
 import { partnerAuth, smeAuth } from '../../http/partner-auth';
 import { jsonBody } from '../../http/json-body';
 import { rateLimit } from '../../http/rate-limit';
@@ -16,12 +17,13 @@ import { registerDocumentValidation, registerInvoiceValidation } from './validat
 import { ROUTER_OPTIONS } from '../../http/router-options';
 
 /**
- * The Partner API (/v1/partner). Order matters and is visible here: partner credentials first, then the
- * endpoints that need only them, then the SME connection secret for everything else.
+ * The Partner API (/v1/partner). Order matters and is visible here: the failed-authentication limit per client
+ * address (refuses before any credential is checked), partner credentials, then the endpoints that need only them,
+ * then the SME connection secret for everything else.
  */
 export function partnerRouter(): Router {
   const router = new Router<PartnerState>({ prefix: '/v1/partner', ...ROUTER_OPTIONS });
-  router.use(partnerAuth());
+  router.use(authFailureLimit(wrongPartnerCredentials), partnerAuth());
   router.use(rateLimit());
   registerPing(router);
   registerWhoami(router);
