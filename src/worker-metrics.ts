@@ -37,7 +37,10 @@ async function sdkMetrics(url: string | null): Promise<string> {
   }
 }
 
-/** GET /metrics on `port` (0: any free one); `sdkMetricsUrl` is the SDK exporter's /metrics, appended. */
+/**
+ * GET /metrics on `port` (0: any free one) of `host` (default loopback: WORKER_METRICS_HOST opens it wider, e.g. to a
+ * container network); `sdkMetricsUrl` is the SDK exporter's /metrics, appended.
+ */
 export async function serveWorkerMetrics(opts: { port: number; host?: string; sdkMetricsUrl?: string | null }): Promise<Server> {
   const server = createServer((req, res) => {
     void (async () => {
@@ -58,7 +61,7 @@ export async function serveWorkerMetrics(opts: { port: number; host?: string; sd
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host, () => resolve());
+    server.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve());
   });
   return server;
 }

@@ -7,15 +7,17 @@ import { logger } from './logger';
 import { temporalClient, closeTemporalClient, useTemporalConnection } from './temporal/client';
 import { ensureMaintenanceSchedule } from './temporal/maintenance-schedule';
 import { freeLoopbackPort, sdkMetricsTelemetry, serveWorkerMetrics } from './worker-metrics';
+import { guardStart } from './start-guard';
 
 async function main(): Promise<void> {
+  guardStart('worker'); // production: exits here, naming every unsafe setting
   const cfg = config();
   // WORKER_METRICS_PORT: our registry and the SDK's metrics (exported on a loopback port, appended) on one /metrics.
   const sdkPort = cfg.workerMetricsPort !== null ? await freeLoopbackPort() : null;
   Runtime.install({ logger: new DefaultLogger('WARN'), ...(sdkPort !== null ? { telemetryOptions: sdkMetricsTelemetry(`127.0.0.1:${sdkPort}`) } : {}) });
   const metricsServer =
-    cfg.workerMetricsPort !== null ? await serveWorkerMetrics({ port: cfg.workerMetricsPort, sdkMetricsUrl: `http://127.0.0.1:${sdkPort}/metrics` }) : null;
-  if (metricsServer) logger.info({ port: cfg.workerMetricsPort }, 'worker metrics on /metrics');
+    cfg.workerMetricsPort !== null ? await serveWorkerMetrics({ port: cfg.workerMetricsPort, host: cfg.workerMetricsHost, sdkMetricsUrl: `http://127.0.0.1:${sdkPort}/metrics` }) : null;
+  if (metricsServer) logger.info({ port: cfg.workerMetricsPort, host: cfg.workerMetricsHost }, 'worker metrics on /metrics');
   await connectMongo(cfg.mongodbUri);
   const connection = await NativeConnection.connect({ address: cfg.temporalAddress });
   useTemporalConnection(connection);

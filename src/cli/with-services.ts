@@ -1,4 +1,5 @@
 import { config } from '../config';
+import { productionProblems } from '../config-safety';
 import { connectMongo, disconnectMongo } from '../db/connection';
 import { closeTemporalClient } from '../temporal/client';
 import type { CliIo } from './io';
@@ -23,8 +24,13 @@ export async function printWithServices(io: CliIo, label: string, expected: (err
   });
 }
 
-/** Connects MongoDB, runs a command that prints as it goes, and closes MongoDB and Temporal either way. */
+/**
+ * Connects MongoDB, runs a command that prints as it goes, and closes MongoDB and Temporal either way. In production
+ * it refuses first what the CLI must not run with (the development URL setting: config-safety.ts).
+ */
 export async function withServices<T>(action: () => Promise<T>): Promise<T> {
+  const unsafe = productionProblems(config(), 'cli');
+  if (unsafe.length > 0) throw new Error(`refusing to run in production: ${unsafe.join('; ')}`);
   await connectMongo(config().mongodbUri);
   try {
     return await action();

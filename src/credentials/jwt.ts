@@ -20,13 +20,22 @@ export function signJwt(claims: TenantClaims, secret: string): string {
   return `${HEADER}.${payload}.${mac(`${HEADER}.${payload}`, secret)}`;
 }
 
-/** The claims of a token we issued that has not expired, or null (malformed, forged, other algorithm, expired). */
-export function verifyJwt(token: string, secret: string, nowSeconds = Math.floor(Date.now() / 1000)): TenantClaims | null {
+/**
+ * The claims of a token we issued that has not expired, or null (malformed, forged, other algorithm, expired).
+ * `secrets`: the current one first, then the previous one during a JWT secret rotation (JWT_PREVIOUS_SECRET), so
+ * tokens signed before the rotation keep working until they expire. Every secret is compared, in constant time.
+ */
+export function verifyJwt(token: string, secrets: string | readonly (string | null)[], nowSeconds = Math.floor(Date.now() / 1000)): TenantClaims | null {
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== HEADER) return null;
-  const expected = Buffer.from(mac(`${parts[0]}.${parts[1]}`, secret));
   const given = Buffer.from(parts[2]);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  let signed = false;
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    if (!secret) continue;
+    const expected = Buffer.from(mac(`${parts[0]}.${parts[1]}`, secret));
+    if (expected.length === given.length && timingSafeEqual(expected, given)) signed = true;
+  }
+  if (!signed) return null;
   let claims: Partial<TenantClaims>;
   try {
     claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));

@@ -130,7 +130,7 @@ export async function issueToken(clientId: string, clientSecret: string, now = D
 export async function authenticateTenant(header: string): Promise<TenantDoc> {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m) throw unauthorized('Send Authorization: Bearer <accessToken>; get a token from POST /v1/auth/token with your clientId and clientSecret.');
-  const claims = verifyJwt(m[1], config().jwtSecret);
+  const claims = verifyJwt(m[1], [config().jwtSecret, config().jwtPreviousSecret]); // new tokens: current secret only
   if (!claims) throw unauthorized('The access token is invalid or expired (tokens live 1 hour): get a new one from POST /v1/auth/token.');
   const tenant = await Tenant.findById(claims.sub).lean<TenantDoc>();
   if (!tenant) throw unauthorized('The access token names no tenant: get a new one from POST /v1/auth/token.');

@@ -44,6 +44,8 @@ const APP_SERVICES = ['api', 'worker'];
 const ONE_SHOT = (s: Service): boolean => s.restart === 'no';
 /** Secrets have no default in the file: `${NAME:?message}`. */
 const SECRETS = ['JWT_SECRET', 'ADMIN_TOKEN', 'PROVIDER_CLIENT_SECRET', 'PROVIDER_CALLBACK_SECRET', 'METRICS_TOKEN'];
+/** Secrets whose absence switches a feature off (the JWT rotation overlap): from the environment, empty by default. */
+const OPTIONAL_SECRETS = ['JWT_PREVIOUS_SECRET'];
 
 function environment(name: string): Record<string, string> {
   const env = services[name]?.environment ?? {};
@@ -163,9 +165,19 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       // Whatever else looks like a secret anywhere in the file comes from the environment too.
       for (const [svc] of Object.entries(services)) {
         for (const [name, value] of Object.entries(environment(svc))) {
-          if (/SECRET|TOKEN|PASSWORD|PWD/.test(name)) expect(value, `${svc}: ${name}`).to.match(/^\$\{[A-Z0-9_]+:\?[^}]+\}$/);
+          if (OPTIONAL_SECRETS.includes(name)) expect(value, `${svc}: ${name}`).to.equal(`\${${name}:-}`);
+          else if (/SECRET|TOKEN|PASSWORD|PWD/.test(name)) expect(value, `${svc}: ${name}`).to.match(/^\$\{[A-Z0-9_]+:\?[^}]+\}$/);
         }
       }
+    });
+
+    it('runs the API and the worker in production mode: its secrets required, no development URL setting, worker metrics unpublished', () => {
+      for (const name of APP_SERVICES) {
+        const env = environment(name);
+        expect(env, name).to.include({ NODE_ENV: 'production', EINVOICE_ENV: 'production', EINVOICE_DEV_ALLOW_PRIVATE_URLS: 'false' });
+        for (const secret of ['JWT_SECRET', 'METRICS_TOKEN']) expect(env[secret], `${name}: ${secret}`).to.match(new RegExp(`^\\$\\{${secret}:\\?[^}]+\\}$`));
+      }
+      expect(services.worker.ports, 'the worker publishes nothing (its /metrics is for the compose network)').to.equal(undefined);
     });
 
     it('points the sandbox at the simulator with the same credentials, and the simulator\'s callbacks at the API', () => {
