@@ -1,6 +1,8 @@
 import { expect } from 'chai';
+import type { AddressInfo } from 'node:net';
 import { config, resetConfig, type Config } from '../../src/config';
 import { productionProblems, simulatorAsLiveProvider } from '../../src/config-safety';
+import { serveWorkerMetrics } from '../../src/worker-metrics';
 
 // Issue 32 point 4: what production refuses to start with, each problem named. Pure: configurations are built
 // from a plain environment, never from this process's.
@@ -93,8 +95,14 @@ describe('production configuration check (config-safety.ts)', () => {
     }
   });
 
-  it('worker metrics listen on loopback unless WORKER_METRICS_HOST says otherwise', () => {
+  it('worker metrics listen on loopback unless WORKER_METRICS_HOST says otherwise', async () => {
     expect(cfg({}).workerMetricsHost).to.equal('127.0.0.1');
     expect(cfg({ WORKER_METRICS_HOST: '0.0.0.0' }).workerMetricsHost).to.equal('0.0.0.0');
+    const server = await serveWorkerMetrics({ port: 0 }); // no host given: the loopback default
+    try {
+      expect((server.address() as AddressInfo).address).to.equal('127.0.0.1');
+    } finally {
+      server.close();
+    }
   });
 });
