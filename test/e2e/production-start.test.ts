@@ -78,6 +78,12 @@ describe('production start: the API and the worker refuse unsafe settings (real 
     expect(out).to.not.match(/JWT_SECRET/);
   });
 
+  it('a malformed setting is one clear line and exit 1, in any environment', async () => {
+    const run = start('src/server.ts', { ...servers(), PORT: '0', EINVOICE_DEV_ALLOW_PRIVATE_URLS: 'yes' });
+    expect(await run.exited).to.equal(1);
+    expect(run.output()).to.equal('einvoice api: cannot start: EINVOICE_DEV_ALLOW_PRIVATE_URLS must be "true" or "false", got "yes"\n');
+  });
+
   it('with its secrets set, the same production start listens (and stops cleanly on SIGTERM)', async () => {
     const run = start('src/server.ts', safe());
     await waitFor(run, /API listening/);
