@@ -10,6 +10,9 @@ import minimalBody from '../fixtures/bodies/01-tax-invoice-minimal.json';
 
 const CLIENT = { clientId: 'einvoice-test', clientSecret: 's3cret' };
 const CALLBACK_SECRET = 'asp-callback-secret';
+const CONTROL_TOKEN = 'sim-control-token';
+/** What the /_sim/* controls want. */
+const CONTROL = { authorization: `Bearer ${CONTROL_TOKEN}` };
 const BUYER_TRN = '100987654300003'; // buyer of 01-tax-invoice-minimal.json
 const VALID_XML = renderInvoice(minimalBody as never);
 /** Payable amount no longer equals the total with tax: PINT-AE rule ibr-co-16 fails. */
@@ -21,7 +24,7 @@ let seq = 0;
 const docId = () => `inv-${process.pid}-${++seq}-1`;
 
 async function start(opts: Partial<AspSimulatorOptions> = {}): Promise<AspSimulator> {
-  sim = await createAspSimulator({ clients: [CLIENT], callbackSecret: CALLBACK_SECRET, ...opts });
+  sim = await createAspSimulator({ clients: [CLIENT], callbackSecret: CALLBACK_SECRET, controlToken: CONTROL_TOKEN, ...opts });
   return sim;
 }
 
@@ -156,7 +159,7 @@ describe('ASP simulator (real HTTP)', () => {
       expect((await fetch(`${sim.url}/v1/submissions/sub_unknown`, { headers: { authorization: `Bearer ${await token()}` } })).status).to.equal(404);
 
       expect(sim.submissionsFor(documentId)).to.equal(1);
-      const count = await fetch(`${sim.url}/_sim/submissions?documentId=${encodeURIComponent(documentId)}`);
+      const count = await fetch(`${sim.url}/_sim/submissions?documentId=${encodeURIComponent(documentId)}`, { headers: CONTROL });
       expect(await count.json()).to.deep.equal({ count: 1 });
     });
 
@@ -295,16 +298,16 @@ describe('ASP simulator (real HTTP)', () => {
       await start();
       const put = await fetch(`${sim.url}/_sim/scenarios/${BUYER_TRN}`, {
         method: 'PUT',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...CONTROL },
         body: JSON.stringify({ reject: { reasonClass: 'FD', message: 'The buyer access point is unreachable' } }),
       });
       expect(put.status).to.equal(200);
       const failed = await pollUntil((await submit(docId())).body.submissionId, 'FAILED');
       expect(failed.mls).to.deep.equal({ code: 'RE', reasonClass: 'FD', ruleIds: [], message: 'The buyer access point is unreachable' });
 
-      const invalid = await fetch(`${sim.url}/_sim/scenarios/${BUYER_TRN}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reject: { reasonClass: 'XX' } }) });
+      const invalid = await fetch(`${sim.url}/_sim/scenarios/${BUYER_TRN}`, { method: 'PUT', headers: { 'content-type': 'application/json', ...CONTROL }, body: JSON.stringify({ reject: { reasonClass: 'XX' } }) });
       expect(invalid.status).to.equal(400);
-      expect((await fetch(`${sim.url}/_sim/scenarios/${BUYER_TRN}`, { method: 'DELETE' })).status).to.equal(204);
+      expect((await fetch(`${sim.url}/_sim/scenarios/${BUYER_TRN}`, { method: 'DELETE', headers: CONTROL })).status).to.equal(204);
       await pollUntil((await submit(docId())).body.submissionId, 'REPORTED');
     });
 
@@ -408,8 +411,32 @@ describe('ASP simulator (real HTTP)', () => {
     it('serves /_sim/health and requires documentId on /_sim/submissions', async () => {
       await start();
       expect((await fetch(`${sim.url}/_sim/health`)).status).to.equal(200);
-      expect((await fetch(`${sim.url}/_sim/submissions`)).status).to.equal(400);
-      expect(await (await fetch(`${sim.url}/_sim/submissions?documentId=never`)).json()).to.deep.equal({ count: 0 });
+      expect((await fetch(`${sim.url}/_sim/submissions`, { headers: CONTROL })).status).to.equal(400);
+      expect(await (await fetch(`${sim.url}/_sim/submissions?documentId=never`, { headers: CONTROL })).json()).to.deep.equal({ count: 0 });
+    });
+
+    it('the controls want the control token (constant-time compared); without one configured they are off (404)', async () => {
+      await start();
+      const scenario = JSON.stringify({ reject: { reasonClass: 'FD', message: 'The buyer access point is unreachable' } });
+      const put = (headers: Record<string, string>) => fetch(`${sim.url}/_sim/scenarios/${BUYER_TRN}`, { method: 'PUT', headers: { 'content-type': 'application/json', ...headers }, body: scenario });
+      for (const headers of <Record<string, string>[]>[{}, { authorization: 'Bearer wrong-token' }, { authorization: `Bearer ${CONTROL_TOKEN}x` }, { authorization: CONTROL_TOKEN }]) {
+        const refused = await put(headers);
+        expect([refused.status, refused.headers.get('www-authenticate')], JSON.stringify(headers)).to.deep.equal([401, 'Bearer']);
+        expect(await refused.json()).to.include({ error: 'unauthorized', field: 'Authorization' });
+      }
+      expect((await fetch(`${sim.url}/_sim/submissions?documentId=never`)).status).to.equal(401);
+      expect((await fetch(`${sim.url}/_sim/scenarios/${BUYER_TRN}`, { method: 'DELETE' })).status).to.equal(401);
+      // nothing was set: a submit is still reported
+      await pollUntil((await submit(docId())).body.submissionId, 'REPORTED');
+      // an API access token is not the control token
+      expect((await put({ authorization: `Bearer ${await token()}` })).status).to.equal(401);
+      expect((await put(CONTROL)).status).to.equal(200);
+      await sim.stop();
+
+      await start({ controlToken: undefined });
+      expect((await put(CONTROL)).status).to.equal(404);
+      expect((await fetch(`${sim.url}/_sim/submissions?documentId=never`, { headers: CONTROL })).status).to.equal(404);
+      expect((await fetch(`${sim.url}/_sim/health`)).status).to.equal(200); // health stays open (container healthchecks)
     });
 
     it('listens on a given port', async () => {

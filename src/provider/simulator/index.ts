@@ -24,6 +24,8 @@ export interface AspSimulatorOptions {
   /** Where signed status callbacks go; none are sent without it. */
   callbackUrl?: string;
   callbackSecret: string;
+  /** Bearer token of the /_sim/* controls; without it they answer 404 (only /_sim/health stays open). */
+  controlToken?: string | null;
   /** Milliseconds after the upload for PROCESSING, DELIVERED and REPORTED (defaults 50/100/150). */
   delays?: Partial<Delays>;
   /** Lifetime of an access token (default 3600). */
@@ -61,7 +63,7 @@ export async function createAspSimulator(opts: AspSimulatorOptions): Promise<Asp
     if (!scenario.loseCallbacks) callbacks.send(submission, scenario.duplicateCallbacks ? 2 : 1);
   });
 
-  const app = simulatorApp({ tokens, scenarios, submissions });
+  const app = simulatorApp({ tokens, scenarios, submissions, controlToken: opts.controlToken ?? null });
   app.on('error', (err: unknown) => logger.error({ err, component: 'asp-simulator' }, 'ASP simulator: request failed'));
   const server = http.createServer(app.callback());
   const host = opts.host ?? '127.0.0.1';

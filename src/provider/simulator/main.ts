@@ -12,6 +12,8 @@ async function main(): Promise<void> {
     clients: [{ clientId, clientSecret }],
     callbackUrl: env.ASP_SIM_CALLBACK_URL || undefined,
     callbackSecret: env.ASP_SIM_CALLBACK_SECRET || 'einvoice-sandbox-callback-secret',
+    // the /_sim/* controls: off (404) unless a token is given
+    controlToken: env.ASP_SIM_CONTROL_TOKEN || null,
   });
   process.stdout.write(`${JSON.stringify({ url: sim.url })}\n`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,4 +1,4 @@
-// The simulated ASP's HTTP surface: the wire contract of ../asp-api.ts, plus /_sim/* controls for tests.
+// The simulated ASP's HTTP surface: the wire contract of ../asp-api.ts, plus /_sim/* controls for tests (behind a token).
 // Order of a submit mirrors a real ASP: authenticate, check the request, answer a scheduled error burst (nothing
 // recorded), refuse a duplicate document id, validate the XML, record, answer (late when the scenario says so).
 import Koa from 'koa';
@@ -7,6 +7,7 @@ import bodyParser from 'koa-bodyparser';
 import type { Context } from 'koa';
 import type { DuplicateResponse, Mls } from '../asp-api';
 import { validatePintAeNative, XmlParseError } from '../../pint-ae/rules';
+import { sameSecret } from '../../credentials/secrets';
 import type { TokenIssuer } from './auth';
 import { parseScenario, buyerTrnOf, ScenarioError, SCENARIO_HEADER, type Scenario, type Scenarios } from './scenarios';
 import type { Submissions } from './submissions';
@@ -19,9 +20,11 @@ export interface ServerParts {
   tokens: TokenIssuer;
   scenarios: Scenarios;
   submissions: Submissions;
+  /** Bearer token of the /_sim/* controls (scenarios, submission counts); without one they are off (404). */
+  controlToken?: string | null;
 }
 
-export function simulatorApp({ tokens, scenarios, submissions }: ServerParts): Koa {
+export function simulatorApp({ tokens, scenarios, submissions, controlToken }: ServerParts): Koa {
   const app = new Koa();
   app.use(errorsAsJson());
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, strict: true }));
@@ -90,10 +93,22 @@ export function simulatorApp({ tokens, scenarios, submissions }: ServerParts): K
     reply(ctx, 200, { data: submission ? [submission] : [] });
   });
 
-  // Controls for tests and sandbox users; no token, as the simulator only listens on loopback.
+  // Health carries nothing and is what a container healthcheck asks: open.
   router.get('/_sim/health', (ctx) => reply(ctx, 200, { ok: true }));
 
-  router.put('/_sim/scenarios/:buyerTrn', (ctx) => {
+  // Controls for tests and sandbox operators: steering outcomes is an ASP's power, so they want the control token
+  // (Authorization: Bearer), and are off (404, as if absent) where none is configured.
+  const requireControl: Koa.Middleware = async (ctx, next) => {
+    if (!controlToken) return reply(ctx, 404, { error: 'not_found', message: `no route ${ctx.method} ${ctx.path} (the /_sim controls are off: no ASP_SIM_CONTROL_TOKEN)` });
+    const presented = /^Bearer\s+(\S+)$/i.exec(ctx.get('Authorization'))?.[1];
+    if (!presented || !sameSecret(presented, controlToken)) {
+      ctx.set('WWW-Authenticate', 'Bearer');
+      return reply(ctx, 401, { error: 'unauthorized', field: 'Authorization', message: 'the /_sim controls want Authorization: Bearer <ASP_SIM_CONTROL_TOKEN>' });
+    }
+    await next();
+  };
+
+  router.put('/_sim/scenarios/:buyerTrn', requireControl, (ctx) => {
     try {
       const scenario = parseScenario(ctx.request.body);
       scenarios.set(ctx.params.buyerTrn, scenario);
@@ -104,12 +119,12 @@ export function simulatorApp({ tokens, scenarios, submissions }: ServerParts): K
     }
   });
 
-  router.delete('/_sim/scenarios/:buyerTrn', (ctx) => {
+  router.delete('/_sim/scenarios/:buyerTrn', requireControl, (ctx) => {
     scenarios.clear(ctx.params.buyerTrn);
     ctx.status = 204;
   });
 
-  router.get('/_sim/submissions', (ctx) => {
+  router.get('/_sim/submissions', requireControl, (ctx) => {
     const documentId = ctx.query.documentId;
     if (typeof documentId !== 'string' || !documentId) return reply(ctx, 400, { error: 'invalid_request', field: 'documentId', message: 'query parameter documentId is required' });
     reply(ctx, 200, { count: submissions.countFor(documentId) });
