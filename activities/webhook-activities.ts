@@ -68,7 +68,7 @@ export async function sendWebhookAttempt(input: { deliveryId: string; attempt: n
     ? tenantStatusUpdateBody({ ...target.tenant, invoiceId: target.invoiceId, status: target.eventStatus, reason: target.eventReason }, timestamp)
     : statusChangedBody({ partnerId: target.partnerId ?? '', invoiceId: target.invoiceId, status: target.eventStatus as EventStatus, reason: target.eventReason }, timestamp);
   const headers = {
-    ...signatureHeaders(target.secret, t, body),
+    ...signatureHeaders(target.secrets, t, body), // two v1 values while the secret is rotated
     // Not part of the signature scheme; lets receivers and support correlate requests with delivery rows.
     'X-Webhook-Delivery-Id': input.deliveryId,
     'X-Webhook-Attempt': String(input.attempt),

@@ -30,11 +30,15 @@ export declare const STATUS_CHANGED_EVENT: 'invoice.status_changed';
 /** v1 = HMAC-SHA256(secret, `${t}.${rawBody}`), hex. */
 export declare function computeSignature(secret: string, t: number, rawBody: string | Buffer): string;
 
-/** The headers of one signed attempt: X-Webhook-Signature (t=<unix>,v1=<hex>) and X-Webhook-Timestamp. */
-export declare function signatureHeaders(secret: string, t: number, rawBody: string): Record<string, string>;
+/**
+ * The headers of one signed attempt: X-Webhook-Signature (t=<unix>,v1=<hex>) and X-Webhook-Timestamp. Several
+ * secrets (during a rotation, the new one first) give one v1 each: t=<unix>,v1=<new>,v1=<old>.
+ */
+export declare function signatureHeaders(secret: string | readonly string[], t: number, rawBody: string): Record<string, string>;
 
 /**
  * SPEC 6.1's receiver check, in order: both headers, |now - t| <= toleranceSeconds (300), a constant-time
- * HMAC compare, only then JSON.parse. Give it the raw body exactly as received. Never throws.
+ * HMAC compare, only then JSON.parse. Give it the raw body exactly as received. Never throws. A header with
+ * several v1 values (sent while the service rotates the webhook secret) passes when any one of them matches.
  */
 export declare function verifyWebhook(rawBody: string | Buffer, headers: HeaderBag, secret: string, opts?: VerifyOptions): VerifyResult;

@@ -15,10 +15,14 @@ function computeSignature(secret, t, rawBody) {
   return createHmac('sha256', secret).update(`${t}.`, 'utf8').update(rawBody).digest('hex');
 }
 
-/** The headers of one signed attempt. The retired x-webhook-secret header is never among them. */
+/**
+ * The headers of one signed attempt. The retired x-webhook-secret header is never among them. `secret` may be a
+ * list while a secret is rotated (the new one first): one v1 per secret, `t=…,v1=<new>,v1=<old>`, as Stripe does.
+ */
 function signatureHeaders(secret, t, rawBody) {
+  const v1 = (Array.isArray(secret) ? secret : [secret]).map((s) => `,v1=${computeSignature(s, t, rawBody)}`).join('');
   return {
-    [SIGNATURE_HEADER]: `t=${t},v1=${computeSignature(secret, t, rawBody)}`,
+    [SIGNATURE_HEADER]: `t=${t}${v1}`,
     [TIMESTAMP_HEADER]: String(t),
   };
 }

@@ -13,6 +13,8 @@ export interface TenantClaims {
   exp: number;
   /** Identifies the audience so a token of another system signed with the same secret is refused. */
   aud: 'einvoice-tenant';
+  /** The generation of the client secret that got the token (credentials/rotation.ts); absent on older tokens. */
+  gen?: number;
 }
 
 export function signJwt(claims: TenantClaims, secret: string): string {

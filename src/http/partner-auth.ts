@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { Partner, SmeConnection, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
 import type { PartnerState, SmeState } from './request-state';
 import { secretMatches, sha256Hex } from '../credentials/secrets';
+import { matchRotating, previousIsLive } from '../credentials/rotation';
 import { serviceErrors } from '../domain/errors';
 import { addLogContext } from '../logger';
 
@@ -16,9 +17,9 @@ export function partnerAuth(): Middleware<PartnerState> {
     if (!key || !secret) {
       throw serviceErrors.unauthorized('missing_credentials', 'Send your API key in X-API-Key and your API secret in X-API-Secret.');
     }
-    const partner = await Partner.findOne({ apiKeyHash: sha256Hex(key) }).lean<PartnerDoc>();
-    // Same answer for an unknown key and a wrong secret, so a caller cannot probe which keys exist.
-    if (!partner || !secretMatches(secret, partner.apiSecretHash)) {
+    const partner = await partnerOfPair(key, secret);
+    // Same answer for an unknown key, a wrong secret and an expired pair, so a caller cannot probe which keys exist.
+    if (!partner) {
       throw serviceErrors.unauthorized('invalid_credentials', 'The API key or API secret is not valid.');
     }
     if (INACTIVE.has(partner.status)) {
@@ -42,15 +43,40 @@ export function smeAuth(): Middleware<SmeState> {
     if (!secret) {
       throw serviceErrors.unauthorized('missing_connection_secret', 'Send the SME connection secret in x-erp-partner-secret.');
     }
-    const sme = await SmeConnection.findOne({ connectionSecretHash: sha256Hex(secret), partnerId: partner._id }).lean<SmeConnectionDoc>();
-    if (!sme || !secretMatches(secret, sme.connectionSecretHash)) {
+    const sme = await smeOfSecret(String(partner._id), secret);
+    if (!sme) {
       throw serviceErrors.unauthorized('invalid_connection_secret', 'The connection secret in x-erp-partner-secret is not valid for this partner.');
     }
+    // 401, not 403: the secret no longer authenticates anyone. Its own code so the integrator knows to ask for a reissue.
     if (sme.status !== 'active') {
-      throw serviceErrors.forbidden('connection_revoked', 'This SME connection has been revoked; reconnect the SME.');
+      throw serviceErrors.unauthorized('connection_revoked', 'This SME connection has been revoked; ask the operator to reconnect the SME (a new connection secret for the same SME).');
     }
     ctx.state.sme = sme;
     addLogContext({ smeId: String(sme._id) });
     await next();
   };
+}
+
+/**
+ * The partner whose key and secret these are: the current pair, or the pair before the last rotation until its
+ * expiry (credentials/rotation.ts). The old key works only with the old secret.
+ */
+async function partnerOfPair(key: string, secret: string, now = new Date()): Promise<PartnerDoc | null> {
+  const keyHash = sha256Hex(key);
+  const current = await Partner.findOne({ apiKeyHash: keyHash }).lean<PartnerDoc>();
+  if (current) return secretMatches(secret, current.apiSecretHash) ? current : null;
+  const previous = await Partner.findOne({ previousApiKeyHash: keyHash }).lean<PartnerDoc>();
+  if (!previous?.previousApiSecretHash || !previousIsLive(previous.previousApiSecretValidUntil, now)) return null;
+  return secretMatches(secret, previous.previousApiSecretHash) ? previous : null;
+}
+
+/** The partner's SME whose connection secret this is, current or (until its expiry) previous. */
+async function smeOfSecret(partnerId: string, secret: string, now = new Date()): Promise<SmeConnectionDoc | null> {
+  const hash = sha256Hex(secret);
+  const sme =
+    (await SmeConnection.findOne({ connectionSecretHash: hash, partnerId }).lean<SmeConnectionDoc>()) ??
+    (await SmeConnection.findOne({ previousConnectionSecretHash: hash, partnerId }).lean<SmeConnectionDoc>());
+  if (!sme) return null;
+  const stored = { hash: sme.connectionSecretHash, previousHash: sme.previousConnectionSecretHash, previousValidUntil: sme.previousConnectionSecretValidUntil };
+  return matchRotating(secret, stored, now) ? sme : null;
 }

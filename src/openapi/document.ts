@@ -39,8 +39,8 @@ const SECURITY: Record<Surface, Record<string, string[]>[]> = {
 const SURFACE_ERRORS: Record<Surface, Record<number, string[]>> = {
   'partner-key': { 401: ['missing_credentials', 'invalid_credentials'], 403: ['partner_inactive', 'key_mode_mismatch'], 429: ['rate_limited', 'too_many_failed_authentications'] },
   partner: {
-    401: ['missing_credentials', 'invalid_credentials', 'missing_connection_secret', 'invalid_connection_secret'],
-    403: ['partner_inactive', 'key_mode_mismatch', 'connection_revoked'],
+    401: ['missing_credentials', 'invalid_credentials', 'missing_connection_secret', 'invalid_connection_secret', 'connection_revoked'],
+    403: ['partner_inactive', 'key_mode_mismatch'],
     429: ['rate_limited', 'too_many_failed_authentications'],
   },
   tenant: { 401: ['missing_authorization_header'], 403: ['kyb_required'], 429: ['rate_limited', 'too_many_failed_authentications'] },

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Partner, SmeConnection, type PartnerDoc } from '../db/models';
+import { Partner, SmeConnection, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
 import { randomToken, sha256Hex } from '../credentials/secrets';
 import { webhookUrlProblem } from '../webhooks/url-policy';
+import { cliActor, recordCredentialChange, type AuditActor } from './credential-audit';
 
 // Partners and SME connections, for the CLI (einvoice admin) and the admin API alike: the rules live here once.
 // Issuing credentials (DESIGN "Decisions"): secrets are returned once and stored as SHA-256 hashes.
@@ -62,7 +63,7 @@ export interface PartnerView {
   updatedAt: string;
 }
 
-export async function updatePartner(partnerId: string, changes: { webhookUrl?: string | null; rateLimitPerMinute?: number | null; status?: PartnerDoc['status'] }): Promise<PartnerView> {
+export async function updatePartner(partnerId: string, changes: { webhookUrl?: string | null; rateLimitPerMinute?: number | null; status?: PartnerDoc['status'] }, actor: AuditActor = cliActor()): Promise<PartnerView> {
   const $set: Record<string, unknown> = {};
   if (changes.webhookUrl) {
     const partner = await Partner.findById(partnerId, { mode: 1 }).lean<PartnerDoc>();
@@ -72,6 +73,10 @@ export async function updatePartner(partnerId: string, changes: { webhookUrl?: s
   if (changes.webhookUrl !== undefined) $set.webhookUrl = changes.webhookUrl;
   if (changes.rateLimitPerMinute !== undefined) $set.rateLimitPerMinute = changes.rateLimitPerMinute;
   if (changes.status !== undefined) $set.status = changes.status;
+  // Revoking through an update is a revocation like partner:revoke: it goes to the credential audit log.
+  if (changes.status === 'revoked' && (await Partner.exists({ _id: partnerId, status: { $ne: 'revoked' } }))) {
+    await recordCredentialChange(actor, { action: 'revoke', subjectType: 'partner', subjectId: partnerId }, new Date());
+  }
   const updated = await Partner.findOneAndUpdate({ _id: partnerId }, { $set }, { returnDocument: 'after' }).lean<PartnerDoc>();
   if (!updated) throw new AdminError('partner_not_found', `no partner ${partnerId}`);
   return partnerView(updated);
@@ -97,13 +102,32 @@ export interface ConnectedSme {
   connectionSecret: string;
 }
 
-export async function connectSme(input: { partnerId: string; trn: string; name: string }): Promise<ConnectedSme> {
+/**
+ * Connects a TRN to a partner. On a revoked connection of the same partner and TRN it reissues: a new secret for
+ * the same SME record (same smeId, so its invoices, numbers and credits stay with it), active again; the legal
+ * name stays as first registered. An active connection is refused (sme_already_connected).
+ */
+export async function connectSme(input: { partnerId: string; trn: string; name: string }, actor: AuditActor = cliActor()): Promise<ConnectedSme> {
   if (!(await Partner.exists({ _id: input.partnerId }))) throw new AdminError('partner_not_found', `no partner ${input.partnerId}`);
-  if (await SmeConnection.exists({ partnerId: input.partnerId, trn: input.trn })) {
-    throw new AdminError('sme_already_connected', `TRN ${input.trn} is already connected to partner ${input.partnerId}`);
+  const existing = await SmeConnection.findOne({ partnerId: input.partnerId, trn: input.trn }, { status: 1 }).lean<SmeConnectionDoc>();
+  if (existing?.status === 'revoked') return reissueSme(existing._id, input, actor);
+  if (existing) {
+    throw new AdminError('sme_already_connected', `TRN ${input.trn} is already connected to partner ${input.partnerId} (sme:rotate-secret issues a new secret; sme:revoke then sme:connect reissues)`);
   }
   const smeId = randomUUID();
   const connectionSecret = randomToken('cs_', 32);
   await SmeConnection.create({ _id: smeId, partnerId: input.partnerId, trn: input.trn, legalName: input.name, connectionSecretHash: sha256Hex(connectionSecret) });
+  return { smeId, partnerId: input.partnerId, trn: input.trn, connectionSecret };
+}
+
+async function reissueSme(smeId: string, input: { partnerId: string; trn: string }, actor: AuditActor): Promise<ConnectedSme> {
+  const now = new Date();
+  const connectionSecret = randomToken('cs_', 32);
+  await recordCredentialChange(actor, { action: 'reissue', subjectType: 'sme', subjectId: smeId, partnerId: input.partnerId }, now);
+  const { matchedCount } = await SmeConnection.updateOne(
+    { _id: smeId, status: 'revoked' },
+    { $set: { status: 'active', revokedAt: null, connectionSecretHash: sha256Hex(connectionSecret), previousConnectionSecretHash: null, previousConnectionSecretValidUntil: null } },
+  ).exec();
+  if (matchedCount !== 1) throw new AdminError('sme_already_connected', `TRN ${input.trn} was reconnected to partner ${input.partnerId} meanwhile`);
   return { smeId, partnerId: input.partnerId, trn: input.trn, connectionSecret };
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import { Tenant, type TenantDoc } from '../db/models';
-import { randomToken, secretMatches, sha256Hex } from '../credentials/secrets';
+import { randomToken, sha256Hex } from '../credentials/secrets';
+import { matchRotating, tokenGenerationLive } from '../credentials/rotation';
 import { signJwt, verifyJwt } from '../credentials/jwt';
 import type { PartyAddress } from '../domain/invoice-types';
 import type { TenantMode, TenantRegistration } from '../domain/tenant-invoice-types';
@@ -114,12 +115,16 @@ const unauthorized = (detail: string) => new ServiceError(401, 'missing_authoriz
 
 /** POST /v1/auth/token: a bearer token for a client id and secret (401 when they do not match a tenant). */
 export async function issueToken(clientId: string, clientSecret: string, now = Date.now()): Promise<{ accessToken: string; tokenType: 'Bearer'; expiresIn: number }> {
-  const tenant = await Tenant.findOne({ clientId }, { clientSecretHash: 1 }).lean<TenantDoc>();
-  if (!tenant || !secretMatches(clientSecret, tenant.clientSecretHash)) {
-    throw unauthorized('clientId and clientSecret do not match a tenant: send the pair `einvoice admin tenant:create` printed.');
+  const tenant = await Tenant.findOne({ clientId }, { clientSecretHash: 1, previousClientSecretHash: 1, previousClientSecretValidUntil: 1, credentialGeneration: 1, clientSecretRevokedAt: 1 }).lean<TenantDoc>();
+  // The current secret, or the previous one during its overlap; an expired previous secret is simply wrong.
+  const matched = tenant && matchRotating(clientSecret, { hash: tenant.clientSecretHash, previousHash: tenant.previousClientSecretHash, previousValidUntil: tenant.previousClientSecretValidUntil }, new Date(now));
+  if (!tenant || !matched) {
+    throw unauthorized('clientId and clientSecret do not match a tenant: send the pair `einvoice admin tenant:create` (or tenant:rotate-secret) printed.');
   }
+  if (tenant.clientSecretRevokedAt) throw unauthorized('This client secret has been revoked: ask the operator for a new one (einvoice admin tenant:rotate-secret).');
+  const generation = (tenant.credentialGeneration ?? 0) - (matched === 'previous' ? 1 : 0);
   const iat = Math.floor(now / 1000);
-  const accessToken = signJwt({ sub: tenant._id, iat, exp: iat + TOKEN_LIFETIME_SECONDS, aud: 'einvoice-tenant' }, config().jwtSecret);
+  const accessToken = signJwt({ sub: tenant._id, iat, exp: iat + TOKEN_LIFETIME_SECONDS, aud: 'einvoice-tenant', gen: generation }, config().jwtSecret);
   return { accessToken, tokenType: 'Bearer', expiresIn: TOKEN_LIFETIME_SECONDS };
 }
 
@@ -134,6 +139,9 @@ export async function authenticateTenant(header: string): Promise<TenantDoc> {
   if (!claims) throw unauthorized('The access token is invalid or expired (tokens live 1 hour): get a new one from POST /v1/auth/token.');
   const tenant = await Tenant.findById(claims.sub).lean<TenantDoc>();
   if (!tenant) throw unauthorized('The access token names no tenant: get a new one from POST /v1/auth/token.');
+  if (tenant.clientSecretRevokedAt || !tokenGenerationLive(claims.gen ?? 0, tenant.credentialGeneration ?? 0, tenant.previousClientSecretValidUntil, new Date())) {
+    throw unauthorized('The access token was got with a client secret that has since been rotated out or revoked: get a new one from POST /v1/auth/token with your current clientSecret.');
+  }
   if (tenant.kyb !== 'approved') {
     throw new ServiceError(403, 'kyb_required', 'Forbidden', 'This tenant is not yet approved by compliance (KYB); the API opens once the approval is recorded.');
   }

@@ -1,6 +1,7 @@
 import { Invoice, Partner, Tenant, WebhookDelivery, type InvoiceDoc, type PartnerDoc, type TenantDoc, type WebhookDeliveryDoc } from '../db/models';
 import { STATUS_CHANGED_EVENT, lastEventOf, type EventStatus } from './event';
 import { TENANT_STATUS_UPDATE_EVENT, type TenantEventStatus } from './tenant-status-update';
+import { signingSecrets } from '../credentials/rotation';
 
 // Persistence of webhook delivery rows. Every write is a single-document conditional update (FerretDB has no
 // transactions), idempotent when repeated, and forward-only: delivered and exhausted rows never change again.
@@ -99,7 +100,8 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
 
 export interface AttemptTarget {
   url: string | null;
-  secret: string;
+  /** The webhook secret, and the previous one too during a rotation's overlap: each signs a v1. */
+  secrets: string[];
   /** The URL policy to apply: live refuses private addresses; test and sandbox allow them. */
   mode: 'test' | 'live';
   partnerId: string | null;
@@ -131,13 +133,13 @@ export async function beginAttempt(deliveryId: string, attempt: number): Promise
   };
   if (row.tenantId) {
     const [tenant, invoice] = await Promise.all([
-      Tenant.findById(row.tenantId, { statusUrl: 1, webhookSecret: 1 }).lean<TenantDoc>(),
+      Tenant.findById(row.tenantId, { statusUrl: 1, webhookSecret: 1, previousWebhookSecret: 1, previousWebhookSecretValidUntil: 1 }).lean<TenantDoc>(),
       Invoice.findById(row.invoiceId, { number: 1, ackRef: 1 }).lean<InvoiceDoc>(),
     ]);
-    return { ...event, url: tenant?.statusUrl ?? null, secret: tenant?.webhookSecret ?? '', tenant: { invoiceNumber: invoice?.number ?? '', ackRef: invoice?.ackRef ?? null } };
+    return { ...event, url: tenant?.statusUrl ?? null, secrets: signingSecrets(tenant?.webhookSecret ?? '', tenant?.previousWebhookSecret, tenant?.previousWebhookSecretValidUntil, new Date()), tenant: { invoiceNumber: invoice?.number ?? '', ackRef: invoice?.ackRef ?? null } };
   }
   const partner = await Partner.findById(row.partnerId).lean<PartnerDoc>();
-  return { ...event, url: partner?.webhookUrl ?? null, secret: partner?.webhookSecret ?? '' };
+  return { ...event, url: partner?.webhookUrl ?? null, secrets: signingSecrets(partner?.webhookSecret ?? '', partner?.previousWebhookSecret, partner?.previousWebhookSecretValidUntil, new Date()) };
 }
 
 export interface AttemptOutcome {

@@ -103,11 +103,11 @@ describe('Partner authentication (SPEC 5.1)', () => {
       }
     });
 
-    it('403 connection_revoked for a revoked SME connection', async () => {
+    it('401 connection_revoked for a revoked SME connection (the secret no longer authenticates; issue 32)', async () => {
       const p = await newPartner();
       await SmeConnection.updateOne({ _id: p.sme.smeId }, { $set: { status: 'revoked' } });
       const res = await get(p.headers);
-      expect(res.status).to.equal(403);
+      expect(res.status).to.equal(401);
       expect(res.body.code).to.equal('connection_revoked');
     });
   });

@@ -10,3 +10,4 @@ export { InvoiceDocument, type InvoiceDocumentDoc } from './invoice-document';
 export { AspSubmission, AspSubmissionDocument, type AspSubmissionDoc, type AspSubmissionDocumentDoc } from './asp-submission';
 export { CreditLedgerEntry, type CreditLedgerEntryDoc } from './credit-ledger-entry';
 export { Tenant, type TenantDoc } from './tenant';
+export { CredentialAudit, CREDENTIAL_ACTIONS, type CredentialAuditDoc } from './credential-audit';

@@ -11,6 +11,14 @@ const partnerSchema = new Schema(
     apiKeyPrefix: { type: String, required: true }, // first characters, for support to recognise a key
     apiSecretHash: { type: String, required: true },
     webhookSecret: { type: String, required: true },
+    // Rotation (services/credential-rotation.ts): the pair and the webhook secret before the last rotation, each
+    // accepted until its validUntil. A rotation issues a new key too (only the key's hash is kept, so the old
+    // key cannot be printed again), and the old key works only with the old secret.
+    previousApiKeyHash: { type: String, default: null, index: true },
+    previousApiSecretHash: { type: String, default: null },
+    previousApiSecretValidUntil: { type: Date, default: null },
+    previousWebhookSecret: { type: String, default: null },
+    previousWebhookSecretValidUntil: { type: Date, default: null },
     webhookUrl: { type: String, default: null },
     rateLimitPerMinute: { type: Number, default: null }, // null: the service default
     lastTestAt: { type: Date, default: null },

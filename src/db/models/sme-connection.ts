@@ -8,7 +8,12 @@ const smeConnectionSchema = new Schema(
     trn: { type: String, required: true },
     legalName: { type: String, required: true },
     connectionSecretHash: { type: String, required: true, unique: true },
+    /** The secret before the last rotation, accepted until its validUntil (services/credential-rotation.ts). */
+    previousConnectionSecretHash: { type: String, default: null, index: true },
+    previousConnectionSecretValidUntil: { type: Date, default: null },
+    /** revoked: every call with its secret is refused (401 connection_revoked) until sme:connect reissues one. */
     status: { type: String, enum: ['active', 'revoked'], default: 'active' },
+    revokedAt: { type: Date, default: null },
     credits: { type: Number, default: 0 },
   },
   { timestamps: true, versionKey: false },

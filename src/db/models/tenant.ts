@@ -26,7 +26,17 @@ const tenantSchema = new Schema(
     statusUrl: { type: String, default: null },
     clientId: { type: String, required: true, unique: true },
     clientSecretHash: { type: String, required: true },
+    // Rotation (services/credential-rotation.ts): the client secret before the last rotation, accepted until its
+    // validUntil. Each rotation or revocation bumps the generation; a bearer token carries the generation of the
+    // secret that got it, so it dies with that secret (or at once on a revocation).
+    previousClientSecretHash: { type: String, default: null },
+    previousClientSecretValidUntil: { type: Date, default: null },
+    credentialGeneration: { type: Number, default: 0 },
+    /** Set by tenant:revoke-secret: the client secret and every token are refused until tenant:rotate-secret. */
+    clientSecretRevokedAt: { type: Date, default: null },
     webhookSecret: { type: String, required: true },
+    previousWebhookSecret: { type: String, default: null },
+    previousWebhookSecretValidUntil: { type: Date, default: null },
     /** Delivery credits of live mode (services/credits.ts). */
     credits: { type: Number, default: 0 },
   },
