@@ -8,6 +8,10 @@ import { createTenant, updateTenant, type TenantChanges, type TenantInput } from
 import { TENANT_MODES, type TenantMode } from '../domain/tenant-invoice-types';
 import type { PartyAddress } from '../domain/invoice-types';
 import { emirateCode } from '../domain/emirates';
+import { DEFAULT_OVERLAP, parseOverlap } from '../credentials/overlap';
+import { cliActor, type AuditActor } from '../services/credential-audit';
+import { rotatePartnerSecret, rotatePartnerWebhookSecret, rotateSmeSecret, rotateTenantSecret, rotateTenantWebhookSecret } from '../services/credential-rotation';
+import { revokePartner, revokeSme, revokeTenantSecret } from '../services/credential-revocation';
 import { UsageError, isHelp, type CliIo } from './io';
 import { printWithServices } from './with-services';
 
@@ -20,7 +24,19 @@ const USAGE = `usage:
                                [--address-line1 <street> --city <city> --emirate <emirate>]
   einvoice admin tenant:update --tenant <tenantId> [--mode test|sandbox|live] [--kyb approved|pending] [--status-url <url>]
                                [--trade-license <number>] [--address-line1 <street> --city <city> --emirate <emirate>]
-  einvoice admin credits:topup --sme <smeId> | --tenant <tenantId> --amount <credits>`;
+  einvoice admin credits:topup --sme <smeId> | --tenant <tenantId> --amount <credits>
+  einvoice admin partner:rotate-secret --partner <partnerId> [--overlap <duration>]
+  einvoice admin partner:rotate-webhook-secret --partner <partnerId> [--overlap <duration>]
+  einvoice admin partner:revoke --partner <partnerId>
+  einvoice admin sme:rotate-secret --sme <smeId> [--overlap <duration>]
+  einvoice admin sme:revoke --sme <smeId>
+  einvoice admin tenant:rotate-secret --tenant <tenantId> [--overlap <duration>]
+  einvoice admin tenant:rotate-webhook-secret --tenant <tenantId> [--overlap <duration>]
+  einvoice admin tenant:revoke-secret --tenant <tenantId>
+
+  Rotation prints the new secret once; the previous one keeps working until previousSecretValidUntil.
+  --overlap: 0 (the previous secret stops now), or 30m, 24h, 7d ... up to 30d; default ${DEFAULT_OVERLAP}.
+  sme:connect on a revoked SME's TRN (same partner) reissues a secret for the same SME record.`;
 
 /** `einvoice admin ...`: issue credentials. Prints JSON; other tools script against these names and fields. */
 export async function adminCommand(args: string[], io: CliIo): Promise<number> {
@@ -44,7 +60,7 @@ export async function adminCommand(args: string[], io: CliIo): Promise<number> {
 function subcommandUsage(sub: string): string {
   const lines = USAGE.split('\n').slice(1);
   const start = lines.findIndex((l) => l.trimStart().startsWith(`einvoice admin ${sub} `));
-  const end = lines.findIndex((l, i) => i > start && l.trimStart().startsWith('einvoice admin '));
+  const end = lines.findIndex((l, i) => i > start && (l.trimStart().startsWith('einvoice admin ') || l.trim() === ''));
   return ['usage:', ...lines.slice(start, end === -1 ? undefined : end)].join('\n');
 }
 
@@ -148,6 +164,27 @@ const tenantUpdate: Subcommand<{ tenantId: string; changes: ReturnType<typeof te
   run: ({ tenantId, changes }) => updateTenant(tenantId, changes),
 };
 
+/** `--overlap`, checked before the database is touched; the default when absent. */
+function overlapMs(f: Flags): number {
+  const parsed = parseOverlap(f.overlap ?? DEFAULT_OVERLAP);
+  if ('problem' in parsed) throw new UsageError(`--overlap: ${parsed.problem}`);
+  return parsed.ms;
+}
+
+/** A rotation: `--<flag> <id> [--overlap <duration>]`, run as the OS user (the audit log's actor). */
+function rotation<T>(flag: string, rotate: (id: string, opts: { overlapMs: number; actor: AuditActor }) => Promise<T>): Subcommand<{ id: string; overlapMs: number }> {
+  return {
+    flags: [flag, 'overlap'],
+    check: (f) => ({ id: required(f, flag), overlapMs: overlapMs(f) }),
+    run: ({ id, overlapMs: ms }) => rotate(id, { overlapMs: ms, actor: cliActor() }),
+  };
+}
+
+/** A revocation: `--<flag> <id>`. */
+function revocation<T>(flag: string, revoke: (id: string, actor: AuditActor) => Promise<T>): Subcommand<{ id: string }> {
+  return { flags: [flag], check: (f) => ({ id: required(f, flag) }), run: ({ id }) => revoke(id, cliActor()) };
+}
+
 const SUBCOMMANDS: Record<string, Subcommand<any>> = {
   'tenant:create': tenantCreate,
   'tenant:update': tenantUpdate,
@@ -155,6 +192,14 @@ const SUBCOMMANDS: Record<string, Subcommand<any>> = {
   'partner:update': partnerUpdate,
   'sme:connect': smeConnect,
   'credits:topup': creditsTopup,
+  'partner:rotate-secret': rotation('partner', rotatePartnerSecret),
+  'partner:rotate-webhook-secret': rotation('partner', rotatePartnerWebhookSecret),
+  'partner:revoke': revocation('partner', revokePartner),
+  'sme:rotate-secret': rotation('sme', rotateSmeSecret),
+  'sme:revoke': revocation('sme', revokeSme),
+  'tenant:rotate-secret': rotation('tenant', rotateTenantSecret),
+  'tenant:rotate-webhook-secret': rotation('tenant', rotateTenantWebhookSecret),
+  'tenant:revoke-secret': revocation('tenant', revokeTenantSecret),
 };
 
 function parseFlags(args: string[], names: string[]): Flags {

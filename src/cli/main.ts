@@ -5,6 +5,7 @@ const USAGE = `usage: einvoice <command> ...   (einvoice <command> --help for ea
   render BODY.json          print the PINT-AE XML for a Partner InvoiceCreateBody
   validate DOC.xml          apply the native PINT-AE rules to a UBL document
   admin <subcommand> ...    partner:create | partner:update | sme:connect | tenant:create | tenant:update | credits:topup
+                            *:rotate-secret | *:rotate-webhook-secret | sme:revoke | tenant:revoke-secret | partner:revoke
   ops <subcommand> ...      retry | stuck | find | reconcile | replay-webhook | webhook-deliveries
 
 Admin and ops commands connect to MONGODB_URI and TEMPORAL_ADDRESS as the API does, and print JSON.

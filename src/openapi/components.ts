@@ -4,6 +4,7 @@ import type Joi from 'joi';
 import { bulkEnvelope } from '../api/partner/bulk-route';
 import { trnQuerySchema } from '../api/partner/validate-trn';
 import { partnerCreateSchema, partnerUpdateSchema, smeConnectSchema, tenantCreateSchema, tenantUpdateSchema } from '../api/admin';
+import { rotationSchema } from '../api/admin/credential-routes';
 import { creditNoteInputSchema } from '../domain/credit-note-input';
 import { creditsQuerySchema, creditTopUpSchema } from '../domain/credit-schemas';
 import { customerUpsertSchema } from '../domain/customer-schema';
@@ -30,6 +31,7 @@ export const REQUEST_SCHEMAS = {
   SmeConnect: smeConnectSchema,
   TenantCreate: tenantCreateSchema,
   TenantUpdate: tenantUpdateSchema,
+  Rotation: rotationSchema,
 } satisfies Record<string, Joi.Schema>;
 
 /** Query strings (documented as parameters, one per key). */

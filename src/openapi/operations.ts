@@ -141,10 +141,20 @@ export const OPERATIONS: Operation[] = [
   { method: 'post', path: '/v1/admin/tenants/:tenantId/credits', surface: 'admin', summary: 'Top up a tenant\'s credits', body: { schemas: ['CreditTopUp'] }, success: { status: 200, description: 'The new balance.', schema: 'Object' }, errors: { 400: ['validation_failed'], 404: ['not_found'] } },
   { method: 'get', path: '/v1/admin/tenants/:tenantId/credits', surface: 'admin', summary: 'A tenant\'s credits', query: 'CreditsQuery', success: { status: 200, description: 'Balance and ledger.', schema: 'Object' }, errors: { 400: ['validation_failed'], 404: ['not_found'] } },
 
+  // Credential lifecycle (services/credential-rotation.ts, credential-revocation.ts): each is written to the audit log.
+  ...rotationOperation('/v1/admin/partners/:partnerId/rotate-secret', 'Rotate a partner\'s API key and secret (shown once)', '{partnerId, apiKey, apiSecret, previousSecretValidUntil}: a new key and secret pair; the old pair works until previousSecretValidUntil.'),
+  ...rotationOperation('/v1/admin/partners/:partnerId/rotate-webhook-secret', 'Rotate a partner\'s webhook secret (shown once)', '{webhookSecret, previousSecretValidUntil}: until then every webhook carries a v1 signature for each secret.'),
+  { method: 'post', path: '/v1/admin/partners/:partnerId/revoke', surface: 'admin', summary: 'Revoke a whole partner', description: 'Every key of the partner is refused from now on (403 partner_inactive).', success: { status: 200, description: '{partnerId, status}', schema: 'Object' }, errors: { 404: ['not_found'] } },
+  ...rotationOperation('/v1/admin/smes/:smeId/rotate-secret', 'Rotate an SME connection secret (shown once)', '{smeId, connectionSecret, previousSecretValidUntil}.', ['sme_revoked']),
+  { method: 'post', path: '/v1/admin/smes/:smeId/revoke', surface: 'admin', summary: 'Revoke an SME connection', description: 'Its connection secret is refused from now on (401 connection_revoked). Connecting the same TRN again (POST /v1/admin/partners/{partnerId}/smes) reissues a secret for the same SME record.', success: { status: 200, description: '{smeId, partnerId, status, revokedAt}', schema: 'Object' }, errors: { 404: ['not_found'] } },
+  ...rotationOperation('/v1/admin/tenants/:tenantId/rotate-secret', 'Rotate (or, after a revocation, reissue) a tenant\'s client secret (shown once)', '{tenantId, clientId, clientSecret, previousSecretValidUntil}: bearer tokens got with the previous secret stop with it.'),
+  ...rotationOperation('/v1/admin/tenants/:tenantId/rotate-webhook-secret', 'Rotate a tenant\'s webhook secret (shown once)', '{webhookSecret, previousSecretValidUntil}: until then every status update carries a v1 signature for each secret.'),
+  { method: 'post', path: '/v1/admin/tenants/:tenantId/revoke-secret', surface: 'admin', summary: 'Revoke a tenant\'s client credential', description: 'The client secret and every bearer token issued with it are refused from now on, until rotate-secret issues a new one.', success: { status: 200, description: '{tenantId, clientId, revokedAt}', schema: 'Object' }, errors: { 404: ['not_found'] } },
+
   // ---- Provider callbacks (the accredited provider only) -------------------------------------------------
   {
     method: 'post', path: '/v1/provider/callbacks', surface: 'provider', summary: 'The ASP\'s signed status callback',
-    description: 'Checked on the raw bytes against X-ASP-Signature before parsing; recorded as evidence; a final answer (REPORTED or FAILED) signals the invoice\'s workflow. Switched off (404) without PROVIDER_CALLBACK_SECRET.',
+    description: 'Checked on the raw bytes against X-ASP-Signature before parsing; recorded as evidence; a final answer (REPORTED or FAILED) signals the invoice\'s workflow. A callback is accepted only with the secret of its document\'s mode (live: PROVIDER_CALLBACK_SECRET, sandbox: PROVIDER_SANDBOX_CALLBACK_SECRET; another mode\'s is 401, nothing recorded). Switched off (404) without either.',
     rawBody: { contentType: 'application/json', description: 'The provider\'s Submission: {submissionId, status, history: [{status, at}], ...}, at most 256 KB.' },
     success: { status: 204, description: 'Recorded (the same callback twice changes nothing).' },
     errors: { 400: ['malformed_json', 'validation_failed'], 401: ['invalid_signature'], 404: ['route_not_found', 'not_found'], 413: ['payload_too_large'] },
@@ -158,3 +168,13 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/docs', surface: 'public', summary: 'This document, rendered (Swagger UI, served locally)', success: { status: 200, description: 'HTML.', contentType: 'text/html' } },
   { method: 'get', path: '/docs/assets/:file', surface: 'public', summary: 'Swagger UI\'s assets', success: { status: 200, description: 'CSS and JavaScript of the viewer.', contentType: 'application/octet-stream' }, errors: { 404: ['route_not_found'] } },
 ];
+
+/** A rotation route: body {overlap} (default 24h, 0 ends the previous secret now). */
+function rotationOperation(path: string, summary: string, answer: string, conflicts: string[] = []): Operation[] {
+  return [{
+    method: 'post', path, surface: 'admin', summary,
+    body: { schemas: ['Rotation'], examples: { default: { overlap: '24h' }, now: { overlap: '0' } } },
+    success: { status: 200, description: answer, schema: 'Object' },
+    errors: { 400: ['validation_failed'], 404: ['not_found'], 409: ['rotation_conflict', ...conflicts] },
+  }];
+}

@@ -14,6 +14,7 @@ import { createTenant, updateTenant, type TenantChanges, type TenantInput } from
 import { TENANT_MODES } from '../../domain/tenant-invoice-types';
 import { ROUTER_OPTIONS } from '../../http/router-options';
 import { sameSecret } from '../../credentials/secrets';
+import { apiActor, credentialRoutes } from './credential-routes';
 
 /**
  * The admin API (DESIGN "Decisions"): the same functions as `einvoice admin`, for operators' tooling.
@@ -31,11 +32,12 @@ export function adminRouter(): Router {
   });
 
   router.patch<Validated<PartnerUpdate>>('/partners/:partnerId', validate({ body: orEmpty(partnerUpdateSchema) }), async (ctx) => {
-    ctx.body = await adminCall(() => updatePartner(ctx.params.partnerId, ctx.state.body));
+    ctx.body = await adminCall(() => updatePartner(ctx.params.partnerId, ctx.state.body, apiActor(ctx)));
   });
 
   router.post<Validated<SmeConnect>>('/partners/:partnerId/smes', validate({ body: orEmpty(smeConnectSchema) }), async (ctx) => {
-    const created = await adminCall(() => connectSme({ partnerId: ctx.params.partnerId, ...ctx.state.body }));
+    // On a revoked SME's TRN this reissues a secret for the same SME record (services/admin.ts).
+    const created = await adminCall(() => connectSme({ partnerId: ctx.params.partnerId, ...ctx.state.body }, apiActor(ctx)));
     ctx.status = 201;
     ctx.body = created;
   });
@@ -67,6 +69,9 @@ export function adminRouter(): Router {
   router.get<Validated<unknown, CreditsQuery>>('/tenants/:tenantId/credits', validate({ query: creditsQuerySchema }), async (ctx) => {
     ctx.body = await adminCall(() => creditsOverview({ kind: 'tenant', id: ctx.params.tenantId }, ctx.state.query.limit));
   });
+
+  // Rotation and revocation of every credential (the same services as `einvoice admin *:rotate-*`, `*:revoke*`).
+  credentialRoutes(router, adminCall);
   return router;
 }
 
@@ -82,7 +87,7 @@ async function adminCall<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (err) {
     if (!(err instanceof AdminError)) throw err;
-    if (err.code === 'partner_not_found' || err.code === 'tenant_not_found') throw serviceErrors.notFound(err.message);
+    if (err.code === 'partner_not_found' || err.code === 'tenant_not_found' || err.code === 'sme_not_found') throw serviceErrors.notFound(err.message);
     if (err.code === 'invalid_webhook_url') throw serviceErrors.validation([{ code: err.code, path: 'webhookUrl', message: err.message }]);
     if (err.code === 'invalid_status_url') throw serviceErrors.validation([{ code: err.code, path: 'statusUrl', message: err.message }]);
     throw serviceErrors.conflict(err.code, err.message);
