@@ -71,6 +71,8 @@ export const REDACT_PATHS = [
   '*.connectionSecret',
   'webhookSecret',
   '*.webhookSecret',
+  'previousWebhookSecret',
+  '*.previousWebhookSecret',
   'password',
   '*.password',
   'token',
