@@ -11,7 +11,9 @@ import { validatePintAeNative } from '../src/pint-ae/rules';
 import { AspRetryableError, AspUnavailableError, unavailableAsp, type AspClient } from '../src/provider/asp';
 import { AspRequestError } from '../src/provider/asp-http-client';
 import { forgetRendered, recallRendered, rememberRendered } from './rendered-documents';
-import { openHandOver, recordAnswer, recordHandOver } from '../src/services/asp-evidence';
+import { openHandOver, recordAnswer, recordHandOver, recordRefusedSignal, submissionEvidence } from '../src/services/asp-evidence';
+import type { Mls } from '../src/provider/asp-api';
+import { verdictOfEvidence } from '../src/provider/asp-verdicts';
 import { runOfficialSchematron } from '../src/schematron/official-schematron';
 import type { CreatedDelivery } from '../src/webhooks/deliveries';
 import { createWebhookDelivery, type CreateWebhookDeliveryInput } from './webhook-activities';
@@ -272,5 +274,45 @@ export function aspSteps(deps: PipelineDeps) {
       if (answer) await recordAnswer(answer, 'poll');
       return verdict;
     },
+
+    /**
+     * A verdict signal, checked before the workflow acts on it: anyone who reaches Temporal can send one. The
+     * verdict is the hand-over's evidence (written by the callback route, a poll, or the simulated ASP before it
+     * signals); where that is silent, the ASP is asked (a poll, recorded as evidence too). The answer is the
+     * evidence's verdict, never the signal's payload; pending when nothing supports the signal, which is then
+     * recorded on the evidence as refused and logged, and changes nothing.
+     */
+    async confirmAspVerdict({ invoiceId, claimed }: { invoiceId: string; claimed: AspVerdict }): Promise<AspVerdict | { submissionId: string; status: 'pending' }> {
+      const inv = await Invoice.findById(invoiceId, { mode: 1, run: 1, body: 1 }).lean();
+      if (!inv) throw notFound(invoiceId);
+      const run = inv.run ?? 1;
+      const record = await submissionEvidence(invoiceId, run);
+      const ours = record !== null && record.submissionId === claimed.submissionId;
+      let verdict: AspVerdict | { submissionId: string; status: 'pending' } = ours
+        ? verdictOfEvidence({ submissionId: claimed.submissionId, statusAt: (record.statusAt ?? {}) as Record<string, string>, mls: record.mls as Mls | null, ackRef: record.ackRef ?? null })
+        : { submissionId: claimed.submissionId, status: 'pending' };
+      const asp = aspOf(inv.mode);
+      if (ours && verdict.status === 'pending' && !asp.verdictsInEvidence) {
+        const polled = await aspCall(inv.mode, 'poll', () => asp.poll({ invoiceId, submissionId: claimed.submissionId, body: inv.body }), (p) => p.status);
+        const { answer, ...asked } = polled;
+        if (answer) await recordAnswer(answer, 'poll');
+        verdict = asked;
+      }
+      if (verdict.status === claimed.status) return verdict;
+      const why = !ours
+        ? `no hand-over ${claimed.submissionId} of this invoice's run ${run} in the evidence`
+        : verdict.status === 'pending'
+          ? `the ASP has reported no verdict on ${claimed.submissionId}`
+          : `the ASP reported ${verdict.status}, not ${claimed.status}`;
+      logger.warn({ mode: inv.mode, run, claimed: claimSummary(claimed), why }, 'ASP verdict signal refused: the evidence does not support it');
+      if (record) await recordRefusedSignal(invoiceId, run, record.refusedSignals?.length ?? 0, { claimed: claimSummary(claimed), why });
+      return verdict; // pending: the workflow keeps waiting; a verdict of its own: the evidence's, acted on
+    },
   };
+}
+
+/** What a refused signal claimed, cut to size (its text is whatever the sender wrote). */
+function claimSummary(claimed: AspVerdict): Record<string, unknown> {
+  const cut = (v: unknown, n: number) => (v === undefined || v === null ? null : typeof v === 'string' ? v.slice(0, n) : JSON.stringify(v).slice(0, n));
+  return { submissionId: cut(claimed.submissionId, 200), status: cut(claimed.status, 40), reason: cut(claimed.reason, 300), ackRef: cut(claimed.ackRef, 100) };
 }

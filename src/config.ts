@@ -7,10 +7,10 @@ export interface Config {
   temporalNamespace: string;
   temporalTaskQueue: string;
   providerLiveUrl: string | null;
-  /** Our credentials at the ASP (its OAuth client). */
+  /** Our credentials at the live ASP (its OAuth client); never sent to the sandbox. */
   providerClientId: string;
   providerClientSecret: string;
-  /** The ASP signs its status callbacks with this secret (X-ASP-Signature). */
+  /** The live ASP signs its status callbacks with this secret (X-ASP-Signature): accepted only for live documents. */
   providerCallbackSecret: string | null;
   adminToken: string | null;
   /** The admin API's own listener, never the public port (loopback unless told otherwise). */
@@ -38,6 +38,11 @@ export interface Config {
   devAllowPrivateUrls: boolean;
   /** The ASP's sandbox (Tenant API sandbox mode); `npm start` points it at the local ASP simulator. */
   providerSandboxUrl: string | null;
+  /** Our credentials at the ASP's sandbox: their own, so the live client secret never goes to the sandbox URL. */
+  providerSandboxClientId: string;
+  providerSandboxClientSecret: string;
+  /** The sandbox signs its callbacks with this secret: it is accepted only for sandbox documents. */
+  providerSandboxCallbackSecret: string | null;
   /** Waits before each webhook retry, in milliseconds. */
   webhookRetryScheduleMs: number[];
   pintAeSchematronDir: string | null;
@@ -90,6 +95,9 @@ function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production: env.NODE_ENV === 'production' || env.EINVOICE_ENV === 'production',
     devAllowPrivateUrls: flag(env, 'EINVOICE_DEV_ALLOW_PRIVATE_URLS'),
     providerSandboxUrl: env.PROVIDER_SANDBOX_URL || null,
+    providerSandboxClientId: env.PROVIDER_SANDBOX_CLIENT_ID || '',
+    providerSandboxClientSecret: env.PROVIDER_SANDBOX_CLIENT_SECRET || '',
+    providerSandboxCallbackSecret: env.PROVIDER_SANDBOX_CALLBACK_SECRET || null,
     webhookRetryScheduleMs: schedule(env.WEBHOOK_RETRY_SCHEDULE),
     pintAeSchematronDir: env.PINT_AE_SCHEMATRON_DIR || null,
     schematronBudgetMs: int(env, 'PINT_AE_SCHEMATRON_BUDGET_MS', 10_000),

@@ -2,6 +2,7 @@
 // MongoDB-compatible server, then the worker and the API as child processes, seeds a test partner once,
 // and prints credentials and ready-to-paste curl commands. Ctrl-C stops what this process started, only that.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { DATA_DIR, provisionInfra, ProvisioningError, type Infra } from '../scripts/infra';
 import { killOnExit, stopChild } from '../scripts/infra/process';
@@ -20,12 +21,13 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT || 3000);
   const infra = await provisionInfra('dev');
   // The sandbox ASP: the simulator, over real HTTP, with signed callbacks to the API (the Tenant API's sandbox
-  // mode delivers to PROVIDER_SANDBOX_URL).
+  // mode delivers to PROVIDER_SANDBOX_URL). Sandbox credentials only: it is never the live provider.
   const sandbox = await createAspSimulator({
     port: Number(process.env.ASP_SIM_PORT || 0),
     clients: [{ clientId: SANDBOX.clientId, clientSecret: SANDBOX.clientSecret }],
     callbackUrl: `http://127.0.0.1:${port}/v1/provider/callbacks`,
     callbackSecret: SANDBOX.callbackSecret,
+    controlToken: SANDBOX.controlToken,
   });
   const children: ChildProcess[] = [];
   let stopping = false;
@@ -48,9 +50,9 @@ async function main(): Promise<void> {
     MONGODB_URI: infra.mongo.uri,
     TEMPORAL_ADDRESS: infra.temporal.address,
     PROVIDER_SANDBOX_URL: sandbox.url,
-    PROVIDER_CLIENT_ID: process.env.PROVIDER_CLIENT_ID || SANDBOX.clientId,
-    PROVIDER_CLIENT_SECRET: process.env.PROVIDER_CLIENT_SECRET || SANDBOX.clientSecret,
-    PROVIDER_CALLBACK_SECRET: process.env.PROVIDER_CALLBACK_SECRET || SANDBOX.callbackSecret,
+    PROVIDER_SANDBOX_CLIENT_ID: SANDBOX.clientId,
+    PROVIDER_SANDBOX_CLIENT_SECRET: SANDBOX.clientSecret,
+    PROVIDER_SANDBOX_CALLBACK_SECRET: SANDBOX.callbackSecret,
   };
   // The seeded partner's webhook URL and the seeded tenant's status URL: one local receiver prints each event it
   // receives as `[webhook] …` / `[status-update] …`, with its signature checked against that owner's secret.
@@ -91,7 +93,13 @@ async function main(): Promise<void> {
 }
 
 /** Development credentials between the service and its local sandbox ASP; a real provider issues its own. */
-const SANDBOX = { clientId: 'einvoice-sandbox', clientSecret: 'einvoice-sandbox-secret', callbackSecret: 'einvoice-sandbox-callback-secret' };
+const SANDBOX = {
+  clientId: 'einvoice-sandbox',
+  clientSecret: 'einvoice-sandbox-secret',
+  callbackSecret: 'einvoice-sandbox-callback-secret',
+  // the /_sim/* controls (steer sandbox outcomes): this start's own token unless one is given
+  controlToken: process.env.ASP_SIM_CONTROL_TOKEN || randomBytes(18).toString('base64url'),
+};
 
 function prefixOutput(child: ChildProcess, name: string): void {
   for (const stream of [child.stdout, child.stderr]) {
@@ -115,7 +123,7 @@ Invoice Submission Service is up.
   Temporal       ${infra.temporal.address}${infra.temporal.started ? '' : ' (reused)'}
   Temporal UI    ${infra.temporal.uiUrl ?? 'http://localhost:8233 (reused server: its own UI)'}
   MongoDB        ${infra.mongo.uri}${infra.mongo.started ? ` (${path.basename(infra.mongo.how)})` : ' (reused)'}
-  Sandbox ASP    ${sandbox.url}   (simulator; PROVIDER_SANDBOX_URL of the API and worker)
+  Sandbox ASP    ${sandbox.url}   (simulator; PROVIDER_SANDBOX_URL of the API and worker; /_sim controls: Authorization: Bearer ${SANDBOX.controlToken})
   Webhooks       ${receiver.base}   (local receiver: prints each signed event below as [webhook] / [status-update])
 
 Test partner (mode test), seeded once and kept in .data/seed-credentials.json:

@@ -70,8 +70,8 @@ function pipelineSteps(local: boolean) {
   const { advanceInvoiceStatus, beginInvoiceRun, reserveDeliveryCredit } = proxy(STATUS_WRITES);
   const { transformInvoice } = proxy(TRANSFORM);
   const { validateInvoiceDocument, prepareInvoiceDocument } = proxy(VALIDATE);
-  const { deliverInvoice, pollAspVerdict } = proxy(ASP);
-  return { advanceInvoiceStatus, beginInvoiceRun, reserveDeliveryCredit, transformInvoice, validateInvoiceDocument, prepareInvoiceDocument, deliverInvoice, pollAspVerdict };
+  const { deliverInvoice, pollAspVerdict, confirmAspVerdict } = proxy(ASP);
+  return { advanceInvoiceStatus, beginInvoiceRun, reserveDeliveryCredit, transformInvoice, validateInvoiceDocument, prepareInvoiceDocument, deliverInvoice, pollAspVerdict, confirmAspVerdict };
 }
 
 
@@ -110,8 +110,10 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   setHandler(invoiceStatusQuery, () => current, { description: 'The status this workflow last persisted.' });
   setHandler(retrySignal, () => void (retryRequested = true), { description: 'A new pipeline run of a rejected or blocked invoice (continues as new); while waiting for the ASP, poll it now.' });
   setHandler(creditsAvailableSignal, () => void (creditsToppedUp = true), { description: 'The SME or tenant was topped up: a blocked_no_credit invoice tries its delivery again.' });
-  const onVerdict = (v: AspVerdict) => void verdicts.set(v.submissionId, v);
-  setHandler(aspVerdictSignal, onVerdict, { description: "The ASP's verdict on a hand-over: {submissionId, status: acknowledged|rejected, reason, ackRef}." });
+  // A verdict signal is a claim: it wakes the wait, and the verdict acted on is the evidence's (confirmAspVerdict).
+  // (a payload without a submission id is ignored here: throwing in a handler would fail every workflow task)
+  const onVerdict = (v: AspVerdict) => void (typeof v?.submissionId === 'string' && verdicts.set(v.submissionId, v));
+  setHandler(aspVerdictSignal, onVerdict, { description: "The ASP's verdict on a hand-over: {submissionId, status: acknowledged|rejected, reason, ackRef}; acted on only when the stored evidence agrees." });
   // the verdict's first name: workflows signalled before the rename
   setHandler(acknowledgedSignal, onVerdict, { description: 'Old name of aspVerdict (same payload), still accepted.' });
 
@@ -124,7 +126,7 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   const local = input.steps === 'local' || input.steps === 'combined';
   // 'combined': transform and validate are one step; an acknowledgement that comes quickly skips InvoiceStatus=delivered
   const combined = input.steps === 'combined';
-  const { advanceInvoiceStatus, beginInvoiceRun, reserveDeliveryCredit, transformInvoice, validateInvoiceDocument, prepareInvoiceDocument, deliverInvoice, pollAspVerdict } =
+  const { advanceInvoiceStatus, beginInvoiceRun, reserveDeliveryCredit, transformInvoice, validateInvoiceDocument, prepareInvoiceDocument, deliverInvoice, pollAspVerdict, confirmAspVerdict } =
     pipelineSteps(local);
   // InvoiceStatus mirrors the stored status. Each upsert is a command and a visibility write, so (local steps)
   // it is written when the workflow is about to wait or end, not for the milliseconds-long states in between.
@@ -325,22 +327,32 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     throw err;
   }
 
-  /** The ASP's signal, or after the fallback timer (and on an ops `retry` nudge) its answer to a poll. */
+  /**
+   * The ASP's verdict: a signal the evidence confirms, or after the fallback timer (and on an ops `retry` nudge) its
+   * answer to a poll. A signal the evidence does not support changes nothing: the wait goes on to the same poll.
+   */
   async function awaitVerdict(known: string | null): Promise<AspVerdict> {
     // (a fresh run that found its invoice already delivered, a repeated task, learns the hand-over's id here)
     const submissionId = known ?? (await beginInvoiceRun({ invoiceId })).aspSubmissionId;
     if (!submissionId) throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} is delivered without an ASP submission id`, 'unexpected_status');
     let waitMs = input.ackFallbackMs;
     for (let poll = 1; ; poll++) {
-      waitingAsp = { submissionId, pollAt: Date.now() + waitMs, waitMs };
+      const pollAt = Date.now() + waitMs;
+      waitingAsp = { submissionId, pollAt, waitMs };
       const decided = () => verdicts.has(submissionId) || retryRequested;
       // An ASP usually answers within a second: the search attribute (a command and a visibility write) says
       // delivered only when the verdict has not come in QUIET_WAIT_MS. (The current details say it at once.)
       const quiet = combined && poll === 1 ? Math.min(QUIET_WAIT_MS, waitMs) : 0;
       const heard = quiet > 0 && (explain(), await waitAtMost(decided, quiet));
       if (!heard && waitMs > quiet) await wait(decided, waitMs - quiet);
-      const signalled = verdicts.get(submissionId);
-      if (signalled) return (waitingAsp = null), signalled;
+      // Each signal is checked against the evidence (or the ASP); a refused one leaves the rest of this wait to run.
+      for (let claimed = verdicts.get(submissionId); claimed; claimed = verdicts.get(submissionId)) {
+        verdicts.delete(submissionId);
+        const confirmed = await confirmAspVerdict({ invoiceId, claimed });
+        if (confirmed.status !== 'pending') return (waitingAsp = null), confirmed;
+        const left = pollAt - Date.now();
+        if (left > 0 && !retryRequested) await wait(decided, left);
+      }
       retryRequested = false;
       const polled = await pollAspVerdict({ invoiceId, submissionId });
       if (polled.status !== 'pending') return (waitingAsp = null), polled;

@@ -238,9 +238,9 @@ async function main(): Promise<void> {
       PORT: String(port),
       LOG_LEVEL: 'warn',
       PROVIDER_SANDBOX_URL: simulator.url,
-      PROVIDER_CLIENT_ID: SANDBOX.clientId,
-      PROVIDER_CLIENT_SECRET: SANDBOX.clientSecret,
-      PROVIDER_CALLBACK_SECRET: SANDBOX.callbackSecret,
+      PROVIDER_SANDBOX_CLIENT_ID: SANDBOX.clientId,
+      PROVIDER_SANDBOX_CLIENT_SECRET: SANDBOX.clientSecret,
+      PROVIDER_SANDBOX_CALLBACK_SECRET: SANDBOX.callbackSecret,
     };
     const worker = startChild('worker', 'src/worker.ts', childEnv, logDir);
     const api = startChild('api', 'src/server.ts', childEnv, logDir);

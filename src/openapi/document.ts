@@ -209,7 +209,7 @@ export function buildOpenApiDocument(operations: Operation[] = OPERATIONS): Open
         PartnerConnectionSecret: { type: 'apiKey', in: 'header', name: 'x-erp-partner-secret', description: 'The SME connection secret: selects the SME the call acts for.' },
         TenantBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'From POST /v1/auth/token; valid one hour.' },
         AdminBearer: { type: 'http', scheme: 'bearer', description: 'The installation\'s ADMIN_TOKEN; the admin API is off (404) without it.' },
-        AspSignature: { type: 'apiKey', in: 'header', name: 'X-ASP-Signature', description: 'The accredited provider\'s HMAC of the raw body with PROVIDER_CALLBACK_SECRET.' },
+        AspSignature: { type: 'apiKey', in: 'header', name: 'X-ASP-Signature', description: 'The accredited provider\'s HMAC of the raw body with the callback secret of the document\'s mode (PROVIDER_CALLBACK_SECRET live, PROVIDER_SANDBOX_CALLBACK_SECRET sandbox).' },
       },
       parameters: {
         IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string', minLength: 1, maxLength: 128 }, description: 'Unique per request (a UUID); reuse only to retry the same request.' },

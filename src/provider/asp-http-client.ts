@@ -111,7 +111,7 @@ class AspHttp {
     if (this.token && this.token.until > Date.now()) return this.token.value;
     const res = await this.send('POST', '/oauth/token', { clientId: this.opts.clientId, clientSecret: this.opts.clientSecret }, null);
     if (res.status === 429 || res.status >= 500) throw new Error(`the ASP's token endpoint answered HTTP ${res.status}`); // transient
-    if (res.status !== 200) throw new AspRequestError(`the ASP refused our credentials (HTTP ${res.status}); check PROVIDER_CLIENT_ID and PROVIDER_CLIENT_SECRET`);
+    if (res.status !== 200) throw new AspRequestError(`the ASP refused our credentials (HTTP ${res.status}); check PROVIDER_CLIENT_ID and PROVIDER_CLIENT_SECRET (live) or PROVIDER_SANDBOX_CLIENT_ID and PROVIDER_SANDBOX_CLIENT_SECRET (sandbox)`);
     const token = res.body as TokenResponse;
     this.token = { value: token.accessToken, until: Date.now() + Math.max(0, token.expiresIn - 30) * 1000 };
     return token.accessToken;

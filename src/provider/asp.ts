@@ -23,6 +23,12 @@ export interface AspClient {
   submit(doc: DocumentToSubmit): Promise<HandOver>;
   /** The final answer about an accepted submission, or pending. */
   poll(req: { invoiceId: string; submissionId: string; body: unknown }): Promise<(AspVerdict | { submissionId: string; status: 'pending' }) & { answer?: Submission }>;
+  /**
+   * true: this ASP's every verdict is in the evidence before it is announced, and its poll decides on the spot (the
+   * in-process simulation of test mode). A verdict signal the evidence does not support is then refused without
+   * polling, which would turn a forged signal into an early verdict. Otherwise (an ASP over HTTP) it is asked.
+   */
+  readonly verdictsInEvidence?: boolean;
 }
 
 /** No provider configured for a mode: submitting is a plain refusal the activity reports as non-retryable. */

@@ -1,9 +1,10 @@
 // The built-in ASP of test mode (DESIGN: test mode never calls a provider). It accepts a hand-over, then
-// acknowledges by signalling the invoice workflow shortly after, as a real ASP's callback would. Integrators
-// steer it deterministically with a marker in buyer.name, so every outcome can be tried in test mode.
+// acknowledges shortly after as a real ASP's callback would: its verdict recorded as evidence, then signalled.
+// Integrators steer it deterministically with a marker in buyer.name, so every outcome can be tried in test mode.
 import type { AspVerdict } from '../temporal/contract';
 import { logger } from '../logger';
 import type { AspClient, HandOver } from './asp';
+import type { Submission } from './asp-api';
 
 export const SIMULATE_REJECT = '[asp:reject]';
 export const SIMULATE_REJECT_AFTER_DELIVERY = '[asp:reject-after-delivery]';
@@ -36,8 +37,29 @@ export function simulatedVerdict(invoice: { body: unknown }, submissionId: strin
     : { submissionId, status: 'acknowledged', reason: null };
 }
 
-/** Tells the invoice workflow the ASP's verdict (the Temporal client's signal, passed in by the worker). */
-export type VerdictSink = (invoiceId: string, verdict: AspVerdict) => Promise<void>;
+/**
+ * Pure: the verdict as an ASP answer (the wire shape a callback carries), recorded as the hand-over's evidence
+ * before the workflow is told: the workflow acts only on verdicts the evidence holds. No ackRef: no authority.
+ */
+export function simulatedAnswer(documentId: string, verdict: AspVerdict, at: string): Submission {
+  const acknowledged = verdict.status === 'acknowledged';
+  const status = acknowledged ? 'REPORTED' : 'FAILED';
+  const [reasonCode, ...message] = (verdict.reason ?? '').split(': ');
+  return {
+    submissionId: verdict.submissionId,
+    documentId,
+    status,
+    history: [{ status, at }],
+    mls: acknowledged ? { code: 'AP' } : { code: 'RE', reasonCode, message: message.join(': ') },
+    ackRef: null,
+  };
+}
+
+/**
+ * Records the verdict as evidence (`answer`), then tells the invoice workflow (the worker passes both in: the
+ * evidence writer and the Temporal client's signal).
+ */
+export type VerdictSink = (invoiceId: string, verdict: AspVerdict, answer: Submission) => Promise<void>;
 
 /**
  * The built-in ASP as a value: accepts or refuses at once, then sends its verdict through `notify` after
@@ -46,9 +68,10 @@ export type VerdictSink = (invoiceId: string, verdict: AspVerdict) => Promise<vo
  */
 export function simulatedAsp(opts: { ackDelayMs: number; notify: VerdictSink }): AspClient {
   return {
+    verdictsInEvidence: true,
     async submit({ invoiceId, run, body }) {
       const handOver = simulatedHandOver({ _id: invoiceId, run, body });
-      if (handOver.accepted) scheduleAcknowledgement(invoiceId, body, handOver.submissionId, opts);
+      if (handOver.accepted) scheduleAcknowledgement(invoiceId, run, body, handOver.submissionId, opts);
       return handOver;
     },
     async poll({ body, submissionId }) {
@@ -57,11 +80,11 @@ export function simulatedAsp(opts: { ackDelayMs: number; notify: VerdictSink }):
   };
 }
 
-function scheduleAcknowledgement(invoiceId: string, body: unknown, submissionId: string, opts: { ackDelayMs: number; notify: VerdictSink }): void {
+function scheduleAcknowledgement(invoiceId: string, run: number, body: unknown, submissionId: string, opts: { ackDelayMs: number; notify: VerdictSink }): void {
   if (simulatedBehaviour(body as never) === 'no_ack') return;
   const verdict = simulatedVerdict({ body }, submissionId);
   const timer = setTimeout(() => {
-    opts.notify(invoiceId, verdict).catch((err: unknown) =>
+    opts.notify(invoiceId, verdict, simulatedAnswer(`${invoiceId}-${run}`, verdict, new Date().toISOString())).catch((err: unknown) =>
       // The invoice was deleted (workflow terminated) or Temporal is away: the timer fallback covers the latter.
       logger.warn({ err, invoiceId }, 'simulated ASP could not signal the acknowledgement'),
     );

@@ -64,17 +64,32 @@ export async function recordHandOver(h: HandedOver): Promise<void> {
   else await AspSubmission.updateOne({ _id, 'statusAt.UPLOADED': { $exists: false } }, { $set: { 'statusAt.UPLOADED': new Date().toISOString() } });
 }
 
-/**
- * Adds what an ASP answer says to its submission's record. Returns null for a submission we never made, else
- * the invoice it belongs to and whether the answer told us anything new.
- */
-export async function recordAnswer(sub: Submission, source: 'submit' | 'poll' | 'callback'): Promise<{ invoiceId: string; run: number; changed: boolean } | null> {
+/** The evidence record an ASP answer is about, as recordAnswer reads it. */
+export type AnsweredRecord = Pick<AspSubmissionDoc, '_id' | 'invoiceId' | 'run' | 'statusAt' | 'ackRef' | 'submissionId'>;
+
+/** The record an ASP answer is about; null for a submission we never made. */
+export async function answeredRecord(sub: Submission): Promise<AnsweredRecord | null> {
   // By our document id (the primary key, one index lookup) when the answer names it; the ASP's id must then agree.
   const fields = { invoiceId: 1, run: 1, statusAt: 1, ackRef: 1, submissionId: 1 };
   const record = sub.documentId
     ? await AspSubmission.findById(sub.documentId, fields).lean<AspSubmissionDoc>()
     : await AspSubmission.findOne({ submissionId: sub.submissionId }, fields).lean<AspSubmissionDoc>();
   if (!record || (record.submissionId && record.submissionId !== sub.submissionId)) return null;
+  return record;
+}
+
+/** The mode (test, sandbox, live) of the invoice an evidence record belongs to; null when it is gone. */
+export async function modeOfRecord(record: Pick<AspSubmissionDoc, 'invoiceId'>): Promise<string | null> {
+  return (await Invoice.findById(record.invoiceId, { mode: 1 }).lean())?.mode ?? null;
+}
+
+/**
+ * Adds what an ASP answer says to its submission's record. Returns null for a submission we never made, else
+ * the invoice it belongs to and whether the answer told us anything new.
+ */
+export async function recordAnswer(sub: Submission, source: 'submit' | 'poll' | 'callback' | 'simulated', found?: AnsweredRecord): Promise<{ invoiceId: string; run: number; changed: boolean } | null> {
+  const record = found ?? (await answeredRecord(sub));
+  if (!record) return null;
   const known = (record.statusAt ?? {}) as Record<string, string>;
   const times = statusTimes(sub);
   const fresh = Object.entries(times).filter(([status]) => !known[status]);
@@ -85,6 +100,23 @@ export async function recordAnswer(sub: Submission, source: 'submit' | 'poll' | 
   // The acknowledgement reference is shown with the invoice itself too.
   if (sub.ackRef && !record.ackRef) await Invoice.updateOne({ _id: record.invoiceId }, { $set: { ackRef: sub.ackRef } });
   return { invoiceId: record.invoiceId, run: record.run, changed: true };
+}
+
+/** A submission's evidence record as the verdict check reads it (null: no such hand-over). */
+export async function submissionEvidence(invoiceId: string, run: number): Promise<Pick<AspSubmissionDoc, 'submissionId' | 'statusAt' | 'mls' | 'ackRef' | 'refusedSignals'> | null> {
+  return AspSubmission.findById(documentIdOf(invoiceId, run), { submissionId: 1, statusAt: 1, mls: 1, ackRef: 1, refusedSignals: 1 }).lean<AspSubmissionDoc>();
+}
+
+/** Refused signals kept per hand-over: enough for an audit, bounded against a flood of them. */
+export const MAX_REFUSED_SIGNALS = 100;
+
+/**
+ * Notes a verdict signal the evidence did not support on its hand-over's record (the signal changed nothing).
+ * `kept` is how many the record holds already: past MAX_REFUSED_SIGNALS only the log line remains.
+ */
+export async function recordRefusedSignal(invoiceId: string, run: number, kept: number, refusal: { claimed: Record<string, unknown>; why: string }): Promise<void> {
+  if (kept >= MAX_REFUSED_SIGNALS) return;
+  await AspSubmission.updateOne({ _id: documentIdOf(invoiceId, run) }, { $push: { refusedSignals: { at: new Date(), ...refusal } } });
 }
 
 function statusTimes(sub: Submission): Record<string, string> {
@@ -110,7 +142,7 @@ export interface EvidenceView {
 
 /** GET /invoices/{id}/evidence: every hand-over of the invoice, oldest run first. */
 export async function evidenceOf(invoiceId: string): Promise<EvidenceView> {
-  const rows = await AspSubmission.find({ invoiceId }, { xml: 0 }).lean<AspSubmissionDoc[]>();
+  const rows = await AspSubmission.find({ invoiceId }, { xml: 0, refusedSignals: 0 }).lean<AspSubmissionDoc[]>();
   rows.sort((a, b) => a.run - b.run);
   return {
     invoiceId,

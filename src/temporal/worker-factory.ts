@@ -4,7 +4,10 @@ import { config, type Config } from '../config';
 import { unavailableAsp, type AspClient } from '../provider/asp';
 import { aspHttpClient } from '../provider/asp-http-client';
 import { simulatedAsp } from '../provider/simulated-asp';
+import type { Submission } from '../provider/asp-api';
+import { recordAnswer } from '../services/asp-evidence';
 import { signalAspVerdict } from './client';
+import type { AspVerdict } from './contract';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
@@ -22,26 +25,32 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
 function defaultActivityDeps(): ActivityDeps {
   return {
     asp: {
-      test: simulatedAsp({ ackDelayMs: config().simulatedAspAckDelayMs, notify: signalAspVerdict }),
-      live: configuredAsp('PROVIDER_LIVE_URL', (cfg) => cfg.providerLiveUrl),
-      sandbox: configuredAsp('PROVIDER_SANDBOX_URL', (cfg) => cfg.providerSandboxUrl),
+      test: simulatedAsp({ ackDelayMs: config().simulatedAspAckDelayMs, notify: recordThenSignal }),
+      live: configuredAsp('PROVIDER_LIVE_URL', (cfg) => ({ url: cfg.providerLiveUrl, clientId: cfg.providerClientId, clientSecret: cfg.providerClientSecret })),
+      sandbox: configuredAsp('PROVIDER_SANDBOX_URL', (cfg) => ({ url: cfg.providerSandboxUrl, clientId: cfg.providerSandboxClientId, clientSecret: cfg.providerSandboxClientSecret })),
     },
   };
 }
 
+/** The simulated ASP's verdict: evidence first (the workflow confirms a signal against it), then the signal. */
+async function recordThenSignal(invoiceId: string, verdict: AspVerdict, answer: Submission): Promise<void> {
+  await recordAnswer(answer, 'simulated');
+  await signalAspVerdict(invoiceId, verdict);
+}
+
 /**
- * An ASP over HTTP at a configured URL, resolved from the configuration at each call (one client, and so one
- * token, per URL), so a changed configuration needs no new worker. Without a URL the API refuses submissions in
+ * An ASP over HTTP at a configured URL with that mode's own credentials (the live secret never goes to the
+ * sandbox URL), resolved from the configuration at each call (one client, and so one token, per URL and
+ * credentials), so a changed configuration needs no new worker. Without a URL the API refuses submissions in
  * that mode, and a delivery that reaches here anyway is refused too.
  */
-function configuredAsp(variable: string, urlOf: (cfg: Config) => string | null): AspClient {
+function configuredAsp(variable: string, settingsOf: (cfg: Config) => { url: string | null; clientId: string; clientSecret: string }): AspClient {
   let current: { key: string; client: AspClient } | null = null;
   const resolve = (): AspClient => {
-    const cfg = config();
-    const url = urlOf(cfg);
+    const { url, clientId, clientSecret } = settingsOf(config());
     if (!url) return unavailableAsp(`no accredited provider is configured (${variable})`);
-    const key = `${url}\u0000${cfg.providerClientId}`;
-    if (current?.key !== key) current = { key, client: aspHttpClient({ baseUrl: url, clientId: cfg.providerClientId, clientSecret: cfg.providerClientSecret }) };
+    const key = `${url}\u0000${clientId}\u0000${clientSecret}`;
+    if (current?.key !== key) current = { key, client: aspHttpClient({ baseUrl: url, clientId, clientSecret }) };
     return current.client;
   };
   return { submit: (doc) => resolve().submit(doc), poll: (req) => resolve().poll(req) };

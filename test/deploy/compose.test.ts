@@ -43,9 +43,9 @@ const services = compose.services;
 const APP_SERVICES = ['api', 'worker'];
 const ONE_SHOT = (s: Service): boolean => s.restart === 'no';
 /** Secrets have no default in the file: `${NAME:?message}`. */
-const SECRETS = ['JWT_SECRET', 'ADMIN_TOKEN', 'PROVIDER_CLIENT_SECRET', 'PROVIDER_CALLBACK_SECRET', 'METRICS_TOKEN'];
-/** Secrets whose absence switches a feature off (the JWT rotation overlap): from the environment, empty by default. */
-const OPTIONAL_SECRETS = ['JWT_PREVIOUS_SECRET'];
+const SECRETS = ['JWT_SECRET', 'ADMIN_TOKEN', 'PROVIDER_CLIENT_SECRET', 'PROVIDER_CALLBACK_SECRET', 'PROVIDER_SANDBOX_CLIENT_SECRET', 'PROVIDER_SANDBOX_CALLBACK_SECRET', 'METRICS_TOKEN'];
+/** Secrets whose absence switches a feature off (the simulator's /_sim controls): from the environment, empty by default. */
+const OPTIONAL_SECRETS = ['ASP_SIM_CONTROL_TOKEN', 'JWT_PREVIOUS_SECRET'];
 
 function environment(name: string): Record<string, string> {
   const env = services[name]?.environment ?? {};
@@ -180,14 +180,20 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       expect(services.worker.ports, 'the worker publishes nothing (its /metrics is for the compose network)').to.equal(undefined);
     });
 
-    it('points the sandbox at the simulator with the same credentials, and the simulator\'s callbacks at the API', () => {
+    it('points the sandbox (only) at the simulator with the sandbox credentials, and the simulator\'s callbacks at the API', () => {
       const api = environment('api');
       const sim = environment('asp-simulator');
       expect(withDefaults(api.PROVIDER_SANDBOX_URL)).to.equal(`http://asp-simulator:${sim.ASP_SIM_PORT}`);
-      expect(sim.ASP_SIM_CLIENT_ID).to.equal(api.PROVIDER_CLIENT_ID);
-      expect(sim.ASP_SIM_CLIENT_SECRET).to.equal(api.PROVIDER_CLIENT_SECRET);
-      expect(sim.ASP_SIM_CALLBACK_SECRET).to.equal(api.PROVIDER_CALLBACK_SECRET);
+      expect(withDefaults(api.PROVIDER_LIVE_URL), 'the live provider is never the simulator').to.not.contain('asp-simulator');
+      expect(sim.ASP_SIM_CLIENT_ID).to.equal(api.PROVIDER_SANDBOX_CLIENT_ID);
+      expect(sim.ASP_SIM_CLIENT_SECRET).to.equal(api.PROVIDER_SANDBOX_CLIENT_SECRET);
+      expect(sim.ASP_SIM_CALLBACK_SECRET).to.equal(api.PROVIDER_SANDBOX_CALLBACK_SECRET);
       expect(sim.ASP_SIM_CALLBACK_URL).to.equal(`http://api:${api.PORT}/v1/provider/callbacks`);
+      // the live credentials never reach the simulator
+      for (const [name, value] of Object.entries(sim)) {
+        for (const live of ['PROVIDER_CLIENT_ID', 'PROVIDER_CLIENT_SECRET', 'PROVIDER_CALLBACK_SECRET']) expect(value, `asp-simulator: ${name}`).to.not.match(new RegExp(`\\$\\{${live}[:}]`));
+      }
+      expect(sim.ASP_SIM_CONTROL_TOKEN, 'the /_sim controls are off unless a token is given').to.equal('${ASP_SIM_CONTROL_TOKEN:-}');
     });
 
     it('pins every image to a version (no `latest`, no bare name)', () => {

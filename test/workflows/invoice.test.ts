@@ -197,8 +197,16 @@ describe('invoiceWorkflow (real Temporal, real MongoDB)', function () {
 
   describe('replay (non-determinism check)', () => {
     // (rejected-combined: recorded before explainWaits, it waits for its retry without a timer; rejected-explained:
-    // on a timer whose summary is the reason)
-    const saved = ['invoice-acknowledged.json', 'invoice-rejected-then-retried.json', 'invoice-acknowledged-local-steps.json', 'invoice-rejected-combined-then-retried.json', 'invoice-rejected-explained-then-retried.json'];
+    // on a timer whose summary is the reason. The acknowledged ones were recorded again when the verdict signal
+    // became a claim confirmed by confirmAspVerdict; forged-verdict: a refused signal, then the ASP's own.)
+    const saved = [
+      'invoice-acknowledged.json',
+      'invoice-rejected-then-retried.json',
+      'invoice-acknowledged-local-steps.json',
+      'invoice-rejected-combined-then-retried.json',
+      'invoice-rejected-explained-then-retried.json',
+      'invoice-forged-verdict-refused-then-acknowledged.json',
+    ];
     for (const file of saved) {
       it(`replays the saved history ${file} with the current workflow code`, async () => {
         // Saved with History.toObject (this install's protojson helper trips over two protobufjs copies).
@@ -226,8 +234,9 @@ describe('invoiceWorkflow (real Temporal, real MongoDB)', function () {
     expect(await handle.result()).to.equal('acknowledged');
     const history = await handle.fetchHistory();
     // transform and validate are one step (prepareInvoiceDocument), and deliver creates the webhook row (this partner
-    // has no URL: none); the stored history still has both transitions
-    expect(stepNames(history)).to.deep.equal(['prepareInvoiceDocument', 'deliverInvoice', 'advanceInvoiceStatus']);
+    // has no URL: none); the stored history still has both transitions. The ASP's signal is confirmed against the
+    // evidence before it moves the invoice (confirmAspVerdict).
+    expect(stepNames(history)).to.deep.equal(['prepareInvoiceDocument', 'deliverInvoice', 'confirmAspVerdict', 'advanceInvoiceStatus']);
     const stored = (await getInvoice(p, body.invoiceId)).body.history.map((h: { status: string }) => h.status);
     expect(stored).to.deep.equal(['queued', 'transformed', 'validated', 'delivered', 'acknowledged']);
     const events = history.events ?? [];
@@ -236,6 +245,6 @@ describe('invoiceWorkflow (real Temporal, real MongoDB)', function () {
     // InvoiceStatus is written when the run ends (acknowledged); delivered only when the verdict is 5 s late
     const statusWrites = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.InvoiceStatus);
     expect(statusWrites).to.have.length(1);
-    expect(events.length).to.be.below(18); // 15 today; 18 with transform, validate and the webhook row apart; 58 before the steps became local activities
+    expect(events.length).to.be.below(19); // 16 today (15 before the verdict's confirmation); 19 with transform, validate and the webhook row apart; 58 before the steps became local activities
   });
 });

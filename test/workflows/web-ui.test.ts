@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { config } from '../../src/config';
 import { Invoice } from '../../src/db/models';
+import type { Mls } from '../../src/provider/asp-api';
+import { openHandOver, recordAnswer } from '../../src/services/asp-evidence';
 import { SIMULATED_REFUSAL, SIMULATE_REJECT } from '../../src/provider/simulated-asp';
 import { temporalClient } from '../../src/temporal/client';
 import { acknowledgedSignal, aspVerdictSignal, invoiceWorkflowId } from '../../src/temporal/contract';
@@ -55,6 +57,7 @@ async function deliveredAwaitingVerdict(p: TestPartner, steps: 'local' | 'combin
     _id: invoiceId, partnerId: p.partnerId, smeId: p.sme.smeId, mode: 'test', number: `UI-${invoiceId.slice(0, 8)}`, issueYear: 2025, issueDate: '2025-02-07',
     sellerTrn: p.sme.trn, status: 'delivered', aspSubmissionId: submissionId, history: [{ status: 'delivered', at: new Date(), reason: null, run: 1 }], body: invoiceBody(p),
   });
+  await openHandOver({ invoiceId, run: 1, xml: '<Invoice/>', documentUuid: randomUUID() }); // as deliverInvoice does
   const client = await temporalClient();
   const handle = await client.workflow.start('invoiceWorkflow', {
     taskQueue: config().temporalTaskQueue,
@@ -62,6 +65,12 @@ async function deliveredAwaitingVerdict(p: TestPartner, steps: 'local' | 'combin
     args: [{ invoiceId, mode: 'test', ackFallbackMs: 10 * 60_000, steps, ackPolling: 'asp', ...(explainWaits ? { explainWaits } : {}) }],
   });
   return { invoiceId, submissionId, handle };
+}
+
+/** The ASP's verdict as the callback route records it before signalling (a signal the evidence lacks moves nothing). */
+async function aspReported(invoiceId: string, submissionId: string, status: 'REPORTED' | 'FAILED', mls: Mls): Promise<void> {
+  const at = new Date().toISOString();
+  await recordAnswer({ submissionId, documentId: `${invoiceId}-1`, status, history: [{ status, at }], mls, ackRef: status === 'REPORTED' ? `ACK-${invoiceId.slice(0, 8)}` : null }, 'callback');
 }
 
 const signalNames = async (handle: WorkflowHandle) =>
@@ -113,7 +122,7 @@ describe('the Web UI explains each invoice (real Temporal, real MongoDB)', funct
 
   it('a combined run shows InvoiceStatus=delivered once the verdict is 5 s late, and the wait at once in its current details', async () => {
     const p = await newPartner();
-    const { submissionId, handle } = await deliveredAwaitingVerdict(p, 'combined', true);
+    const { invoiceId, submissionId, handle } = await deliveredAwaitingVerdict(p, 'combined', true);
     const waiting = await currentDetailsWhen(handle, /^\*\*delivered\*\*/);
     expect(waiting).to.contain(`(ASP submission ${submissionId}); waiting for the ASP's acknowledgement (next poll in 10m`);
     expect(await timerSummaryWhen(handle, /^delivered/)).to.equal(waiting.replace(/\*\*/g, '')); // the quiet wait's timer
@@ -121,6 +130,7 @@ describe('the Web UI explains each invoice (real Temporal, real MongoDB)', funct
     const shownAt = Date.now();
     while ((await statusOf()) !== 'delivered' && Date.now() - shownAt < 30_000) await new Promise((r) => setTimeout(r, 250));
     expect(await statusOf()).to.equal('delivered');
+    await aspReported(invoiceId, submissionId, 'REPORTED', { code: 'AP' });
     await handle.signal(aspVerdictSignal, { submissionId, status: 'acknowledged', ackRef: 'ACK-2' });
     expect(await handle.result()).to.equal('acknowledged');
     expect(await statusOf()).to.equal('acknowledged');
@@ -131,6 +141,7 @@ describe('the Web UI explains each invoice (real Temporal, real MongoDB)', funct
     const first = await deliveredAwaitingVerdict(p);
     const waiting = await currentDetailsWhen(first.handle, /^\*\*delivered\*\*/);
     expect(waiting).to.match(new RegExp(`^\\*\\*delivered\\*\\* \\(ASP submission ${first.submissionId}\\); waiting for the ASP's acknowledgement \\(next poll in 10m, at \\d\\d:\\d\\d:\\d\\d UTC`));
+    await aspReported(first.invoiceId, first.submissionId, 'REPORTED', { code: 'AP' });
     await first.handle.signal(aspVerdictSignal, { submissionId: first.submissionId, status: 'acknowledged', ackRef: 'ACK-1' });
     expect(await first.handle.result()).to.equal('acknowledged');
     expect(await signalNames(first.handle)).to.deep.equal(['aspVerdict']);
@@ -138,6 +149,7 @@ describe('the Web UI explains each invoice (real Temporal, real MongoDB)', funct
 
     const second = await deliveredAwaitingVerdict(p);
     await currentDetailsWhen(second.handle, /^\*\*delivered\*\*/);
+    await aspReported(second.invoiceId, second.submissionId, 'FAILED', { code: 'RE', reasonCode: 'buyer_trn_invalid', message: 'refused by the authority' });
     await second.handle.signal(acknowledgedSignal, { submissionId: second.submissionId, status: 'rejected', reason: 'buyer_trn_invalid: refused by the authority' });
     const rejected = await waitForStatus(p, second.invoiceId, 'rejected');
     expect(rejected.reason).to.equal('buyer_trn_invalid: refused by the authority');

@@ -6,7 +6,7 @@ import { addLogContext, logger } from '../../logger';
 import { ASP_SIGNATURE_HEADER, type Submission } from '../../provider/asp-api';
 import { aspSignatureProblem } from '../../provider/asp-callback-signature';
 import { verdictOf } from '../../provider/asp-verdicts';
-import { recordAnswer } from '../../services/asp-evidence';
+import { answeredRecord, modeOfRecord, recordAnswer } from '../../services/asp-evidence';
 import { signalAspVerdict } from '../../temporal/client';
 import { invoiceWorkflowId } from '../../temporal/contract';
 import { ROUTER_OPTIONS } from '../../http/router-options';
@@ -15,26 +15,40 @@ const MAX_CALLBACK_BYTES = 256 * 1024;
 
 /**
  * POST /v1/provider/callbacks: the ASP's signed status callbacks. The signature is checked on the raw bytes before
- * anything is parsed; the answer is recorded as evidence (the same callback twice changes nothing) and, when it
- * is final (REPORTED or FAILED), the invoice's workflow is told. Polling covers a callback that never comes.
+ * anything is parsed, against each mode's secret (live: PROVIDER_CALLBACK_SECRET, sandbox:
+ * PROVIDER_SANDBOX_CALLBACK_SECRET); the document it names must be of a mode whose secret signed it (a sandbox
+ * cannot speak for a live document). Then the answer is recorded as evidence (the same callback twice changes
+ * nothing) and, when it is final (REPORTED or FAILED), the invoice's workflow is told. Polling covers a callback
+ * that never comes.
  */
 export function providerRouter(): Router {
   const router = new Router({ prefix: '/v1/provider', ...ROUTER_OPTIONS });
   router.post('/callbacks', async (ctx) => {
-    const secret = config().providerCallbackSecret;
-    if (!secret) throw new ServiceError(404, 'route_not_found', 'Not found', 'Provider callbacks are disabled (PROVIDER_CALLBACK_SECRET is not set).');
+    const secrets = callbackSecrets();
+    if (!secrets.length) throw new ServiceError(404, 'route_not_found', 'Not found', 'Provider callbacks are disabled (neither PROVIDER_CALLBACK_SECRET nor PROVIDER_SANDBOX_CALLBACK_SECRET is set).');
     const raw = await rawBody(ctx);
-    const problem = aspSignatureProblem(raw, ctx.get(ASP_SIGNATURE_HEADER) || undefined, secret);
-    if (problem) {
+    const header = ctx.get(ASP_SIGNATURE_HEADER) || undefined;
+    const checked = secrets.map(({ mode, secret }) => ({ mode, problem: aspSignatureProblem(raw, header, secret) }));
+    const signedFor: string[] = checked.filter((c) => c.problem === null).map((c) => c.mode);
+    if (!signedFor.length) {
+      const problem = checked[0].problem;
       logger.warn({ problem, ip: ctx.ip }, 'provider callback refused');
       throw serviceErrors.unauthorized('invalid_signature', `The callback is not signed by the provider: ${problem}.`);
     }
     const sub = parseSubmission(raw);
-    const recorded = await recordAnswer(sub, 'callback');
-    if (!recorded) {
+    const record = await answeredRecord(sub);
+    if (!record) {
       logger.warn({ submissionId: sub.submissionId }, 'provider callback for an unknown submission');
       throw serviceErrors.notFound(`No submission ${String(sub.submissionId).slice(0, 100)} was made by this service.`);
     }
+    const mode = await modeOfRecord(record);
+    if (!mode || !signedFor.includes(mode)) {
+      logger.warn({ submissionId: sub.submissionId, signedFor, documentMode: mode, ip: ctx.ip }, 'provider callback refused: signed with another mode\'s secret');
+      const wanted = mode === 'live' ? "the live provider's secret" : mode === 'sandbox' ? "the sandbox provider's secret" : 'no provider secret (no callbacks are taken for it)';
+      throw serviceErrors.unauthorized('invalid_signature', `${ASP_SIGNATURE_HEADER} is signed with the ${signedFor.join('/')} provider's secret, but submission ${String(sub.submissionId).slice(0, 100)} is a ${mode ?? 'deleted'} document: sign callbacks about it with ${wanted}.`);
+    }
+    const recorded = await recordAnswer(sub, 'callback', record);
+    if (!recorded) throw serviceErrors.notFound(`No submission ${String(sub.submissionId).slice(0, 100)} was made by this service.`);
     const verdict = verdictOf(sub);
     // The request line (and any warning below) names the invoice the ASP answered for, and its verdict.
     addLogContext({ invoiceId: recorded.invoiceId, workflowId: invoiceWorkflowId(recorded.invoiceId) });
@@ -48,6 +62,15 @@ export function providerRouter(): Router {
     ctx.status = 204;
   });
   return router;
+}
+
+/** The callback secret of each mode that talks to a provider over HTTP, where configured. */
+function callbackSecrets(): { mode: 'live' | 'sandbox'; secret: string }[] {
+  const cfg = config();
+  const out: { mode: 'live' | 'sandbox'; secret: string }[] = [];
+  if (cfg.providerCallbackSecret) out.push({ mode: 'live', secret: cfg.providerCallbackSecret });
+  if (cfg.providerSandboxCallbackSecret) out.push({ mode: 'sandbox', secret: cfg.providerSandboxCallbackSecret });
+  return out;
 }
 
 async function rawBody(ctx: Context): Promise<Buffer> {

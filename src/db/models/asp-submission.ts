@@ -24,6 +24,11 @@ const aspSubmissionSchema = new Schema(
     mls: { type: Schema.Types.Mixed, default: null },
     ackRef: { type: String, default: null },
     answers: [{ _id: false, at: { type: Date, required: true }, source: { type: String, required: true }, body: { type: Schema.Types.Mixed } }],
+    /**
+     * Verdict signals the evidence did not support (sent to the workflow by someone other than the ASP's own
+     * paths): when, what they claimed, why refused. They changed nothing; kept for the audit (at most 100).
+     */
+    refusedSignals: [{ _id: false, at: { type: Date, required: true }, claimed: { type: Schema.Types.Mixed }, why: { type: String, required: true } }],
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
