@@ -36,6 +36,7 @@ export function productionProblems(cfg: Config, role: StartRole): string[] {
       problems.push(`PROVIDER_LIVE_URL ${simulator}: live invoices would go to the ASP simulator, not the ASP; set the ASP's production URL (or leave it unset: live submissions are then refused with 503 provider_not_configured)`);
     }
   }
+  if (role !== 'cli') problems.push(...sharedProviderSecrets(cfg));
   if (cfg.devAllowPrivateUrls) {
     problems.push('EINVOICE_DEV_ALLOW_PRIVATE_URLS=true is a development setting (webhook and status URLs on http and private addresses); unset it: production sends only to public https URLs');
   }
@@ -57,6 +58,23 @@ export function simulatorAsLiveProvider(cfg: Pick<Config, 'providerLiveUrl' | 'p
   if (host === 'asp-simulator') return 'names the asp-simulator service';
   if (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) && forbiddenAddressReason(host) === 'loopback')) return `is on loopback (${host}), where npm start runs the simulator`;
   return null;
+}
+
+/**
+ * Live and sandbox must not share a secret: a shared callback secret lets a sandbox-signed callback pass for a live
+ * document, and a shared client secret sends the live credential to the sandbox's URL.
+ */
+export function sharedProviderSecrets(
+  cfg: Pick<Config, 'providerCallbackSecret' | 'providerSandboxCallbackSecret' | 'providerClientSecret' | 'providerSandboxClientSecret'>,
+): string[] {
+  const problems: string[] = [];
+  if (cfg.providerCallbackSecret && cfg.providerCallbackSecret === cfg.providerSandboxCallbackSecret) {
+    problems.push('PROVIDER_CALLBACK_SECRET equals PROVIDER_SANDBOX_CALLBACK_SECRET: a callback signed by the sandbox would pass for a live document; give each mode the secret its own ASP environment signs with');
+  }
+  if (cfg.providerClientSecret && cfg.providerClientSecret === cfg.providerSandboxClientSecret) {
+    problems.push('PROVIDER_CLIENT_SECRET equals PROVIDER_SANDBOX_CLIENT_SECRET: the live credential would be sent to the sandbox; use the client the ASP issued for each environment');
+  }
+  return problems;
 }
 
 function parse(raw: string): URL | null {

@@ -88,6 +88,20 @@ describe('production configuration check (config-safety.ts)', () => {
     expect(productionProblems(cfg({ ...SAFE, PROVIDER_LIVE_URL: 'http://127.0.0.1:4010' }), 'worker')[0]).to.match(/^PROVIDER_LIVE_URL is on loopback/);
   });
 
+  it('live and sandbox sharing a callback or client secret is refused (API and worker)', () => {
+    const shared = { ...SAFE, PROVIDER_CALLBACK_SECRET: 'cb-secret', PROVIDER_SANDBOX_CALLBACK_SECRET: 'cb-secret', PROVIDER_CLIENT_SECRET: 'cl', PROVIDER_SANDBOX_CLIENT_SECRET: 'cl' };
+    for (const role of ['api', 'worker'] as const) {
+      const problems = productionProblems(cfg(shared), role);
+      expect(problems, role).to.have.length(2);
+      expect(problems[0]).to.match(/^PROVIDER_CALLBACK_SECRET equals PROVIDER_SANDBOX_CALLBACK_SECRET/);
+      expect(problems[1]).to.match(/^PROVIDER_CLIENT_SECRET equals PROVIDER_SANDBOX_CLIENT_SECRET/);
+    }
+    const distinct = { ...shared, PROVIDER_SANDBOX_CALLBACK_SECRET: 'other', PROVIDER_SANDBOX_CLIENT_SECRET: 'other' };
+    expect(productionProblems(cfg(distinct), 'api')).to.deep.equal([]);
+    // Both unset is not a shared secret (callbacks off, no client).
+    expect(productionProblems(cfg(SAFE), 'worker')).to.deep.equal([]);
+  });
+
   it('EINVOICE_DEV_ALLOW_PRIVATE_URLS=true is refused for every process, the CLI included', () => {
     for (const role of ['api', 'worker', 'cli'] as const) {
       expect(productionProblems(cfg({ ...SAFE, EINVOICE_DEV_ALLOW_PRIVATE_URLS: 'true' }), role), role).to.have.length(1);
