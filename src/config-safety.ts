@@ -3,6 +3,7 @@
 // rule and what to set instead. Pure: src/start-guard.ts prints and exits, the CLI refuses its command.
 import { isIP } from 'node:net';
 import type { Config } from './config';
+import { sameSecret } from './credentials/secrets';
 import { forbiddenAddressReason } from './webhooks/url-policy';
 
 /** Which process asks: each is held to what it uses (the CLI signs no tokens and serves no metrics). */
@@ -22,7 +23,7 @@ export function productionProblems(cfg: Config, role: StartRole): string[] {
     } else if (bytes(cfg.jwtSecret) < MIN_JWT_SECRET_BYTES) {
       problems.push(`JWT_SECRET is ${bytes(cfg.jwtSecret)} bytes: production needs at least ${MIN_JWT_SECRET_BYTES}; set a longer random secret (${GENERATE})`);
     }
-    if (cfg.jwtPreviousSecret !== null && bytes(cfg.jwtPreviousSecret) < MIN_JWT_SECRET_BYTES) {
+    if (cfg.jwtPreviousSecret && bytes(cfg.jwtPreviousSecret) < MIN_JWT_SECRET_BYTES) {
       problems.push(`JWT_PREVIOUS_SECRET is ${bytes(cfg.jwtPreviousSecret)} bytes: tokens it signed stay valid, so it needs at least ${MIN_JWT_SECRET_BYTES} too; unset it or set the previous JWT_SECRET`);
     }
   }
@@ -68,10 +69,10 @@ export function sharedProviderSecrets(
   cfg: Pick<Config, 'providerCallbackSecret' | 'providerSandboxCallbackSecret' | 'providerClientSecret' | 'providerSandboxClientSecret'>,
 ): string[] {
   const problems: string[] = [];
-  if (cfg.providerCallbackSecret && cfg.providerCallbackSecret === cfg.providerSandboxCallbackSecret) {
+  if (cfg.providerCallbackSecret && sameSecret(cfg.providerCallbackSecret, cfg.providerSandboxCallbackSecret ?? '')) {
     problems.push('PROVIDER_CALLBACK_SECRET equals PROVIDER_SANDBOX_CALLBACK_SECRET: a callback signed by the sandbox would pass for a live document; give each mode the secret its own ASP environment signs with');
   }
-  if (cfg.providerClientSecret && cfg.providerClientSecret === cfg.providerSandboxClientSecret) {
+  if (cfg.providerClientSecret && sameSecret(cfg.providerClientSecret, cfg.providerSandboxClientSecret)) {
     problems.push('PROVIDER_CLIENT_SECRET equals PROVIDER_SANDBOX_CLIENT_SECRET: the live credential would be sent to the sandbox; use the client the ASP issued for each environment');
   }
   return problems;

@@ -34,7 +34,8 @@ export function signingSecrets(current: string, previous: string | null | undefi
  * that got it (0 for tokens from before rotation existed). The current generation always is; the one before it
  * only during the previous secret's overlap. A revocation moves the generation on, so no older token survives it.
  */
-export function tokenGenerationLive(tokenGeneration: number, currentGeneration: number, previousValidUntil: Date | null | undefined, now: Date): boolean {
-  if (tokenGeneration === currentGeneration) return true;
-  return tokenGeneration === currentGeneration - 1 && previousIsLive(previousValidUntil, now);
+export function tokenGenerationLive(issuedUnder: number, currentGeneration: number, previousValidUntil: Date | null | undefined, now: Date): boolean {
+  // (generation numbers, not secrets: a plain comparison is right here)
+  if (issuedUnder === currentGeneration) return true;
+  return issuedUnder === currentGeneration - 1 && previousIsLive(previousValidUntil, now);
 }
