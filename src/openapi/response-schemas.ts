@@ -97,7 +97,12 @@ export const webhookDeliveryListSchema = Joi.object({
         createdAt: iso().required(),
         updatedAt: iso().required(),
         lastResponseStatus: Joi.number().integer().allow(null).required(),
-        lastError: Joi.string().allow(null).required(),
+        lastError: Joi.string()
+          .allow(null)
+          .required()
+          .description(
+            'The class of the last failure, never an address: connection_refused, connection_reset, network_unreachable, dns_error, tls_error, timeout, forbidden_address, https_required, invalid_url, credentials_in_url, redirect_not_followed, http_<status> (e.g. http_500), connection_error.',
+          ),
         deliveredAt: iso().allow(null).required(),
       }),
     )
