@@ -8,14 +8,15 @@ import { ProvisioningError } from './log';
 // The Go files added are in ./ferretdb-patch/; bump PATCH_LEVEL whenever anything here changes so cached
 // builds are rebuilt.
 
-export const PATCH_LEVEL = 'einvoice5';
+export const PATCH_LEVEL = 'einvoice7';
 
 interface Edit {
   file: string;
   anchor: string;
-  /** Text placed right after the anchor (or instead of it with `replace`). */
+  /** Text placed right after the anchor (or instead of it with `replace`, or before it with `before`). */
   text: string;
   replace?: boolean;
+  before?: boolean;
   /** How many times the anchor occurs (all are edited). */
   count?: number;
 }
@@ -55,6 +56,36 @@ const EDITS: Edit[] = [
       '\n\tq = fmt.Sprintf(`CREATE INDEX ON %s USING gin (%s jsonb_path_ops)`, pgx.Identifier{dbName, tableName}.Sanitize(), DefaultColumn)\n' +
       '\tif _, err = p.Exec(ctx, q); err != nil {\n\t\treturn false, lazyerrors.Error(err)\n\t}\n',
   },
+  // PostgreSQL: a find with a limit whose filter and sort translate exactly is answered with WHERE, ORDER BY and
+  // LIMIT that (rank, key) btree indexes serve, created beside every index a client creates (ordered_*.go.txt).
+  { file: 'internal/handler/msg_find.go', anchor: '\tqueryRes, err := coll.Query(ctx, qp)\n', text: '\tctx = backends.EinvoiceWithOrder(ctx, params.Sort, params.Limit, params.Skip)\n\tqueryRes, err := coll.Query(ctx, qp)\n', replace: true },
+  {
+    file: 'internal/backends/postgresql/collection.go',
+    anchor: '\twhere, args, err = prepareWhereClause(&placeholder, params.Filter)\n',
+    text: '\twhere, args, err = einvoicePrepareWhere(ctx, p, c.dbName, meta, &placeholder, params)\n',
+    replace: true,
+  },
+  {
+    file: 'internal/backends/postgresql/metadata/registry.go',
+    anchor: '\t\tif coll, ok := allIndexes[index.Name]; ok && coll == collectionName {\n',
+    text:
+      '\t\t\tif i := slices.IndexFunc(c.Indexes, func(i IndexInfo) bool { return i.Name == index.Name }); i >= 0 {\n' +
+      '\t\t\t\tif err = einvoiceCreateCompanion(ctx, p, dbName, c.TableName, c.Indexes[i]); err != nil {\n\t\t\t\t\treturn lazyerrors.Error(err)\n\t\t\t\t}\n\t\t\t}\n\n',
+  },
+  {
+    file: 'internal/backends/postgresql/metadata/registry.go',
+    anchor: '\t\tcreated = append(created, index.Name)\n',
+    text:
+      '\t\tif err = einvoiceCreateCompanion(ctx, p, dbName, c.TableName, index); err != nil {\n' +
+      '\t\t\t_ = r.indexesDrop(ctx, p, dbName, collectionName, created)\n\t\t\treturn lazyerrors.Error(err)\n\t\t}\n\n',
+    before: true,
+  },
+  {
+    file: 'internal/backends/postgresql/metadata/registry.go',
+    anchor: '\t\tq := fmt.Sprintf("DROP INDEX %s", pgx.Identifier{dbName, c.Indexes[i].PgIndex}.Sanitize())\n',
+    text: '\t\tif err := einvoiceDropCompanion(ctx, p, dbName, c.Indexes[i].PgIndex); err != nil {\n\t\t\treturn lazyerrors.Error(err)\n\t\t}\n\n',
+    before: true,
+  },
   // SQLite: push down _id equality also when the filter names other fields ({_id, status} conditional updates).
   { file: 'internal/backends/sqlite/collection.go', anchor: 'if params.Filter.Len() == 1 {', text: 'if params.Filter.Len() > 0 && params.Filter.Has("_id") {', replace: true, count: 2 },
 ];
@@ -62,6 +93,9 @@ const EDITS: Edit[] = [
 const ADDED: Array<{ from: string; to: string }> = [
   { from: 'write_locks.go.txt', to: 'internal/handler/einvoice_write_locks.go' },
   { from: 'indexed_equal.go.txt', to: 'internal/backends/postgresql/einvoice_indexed_equal.go' },
+  { from: 'ordered_hint.go.txt', to: 'internal/backends/einvoice_order.go' },
+  { from: 'ordered_keys.go.txt', to: 'internal/backends/postgresql/metadata/einvoice_ordered_keys.go' },
+  { from: 'ordered_query.go.txt', to: 'internal/backends/postgresql/einvoice_ordered.go' },
 ];
 
 /** Applies our changes to a writable copy of the FerretDB module source. */
@@ -73,7 +107,7 @@ export function patchFerretSource(src: string): void {
     if (found !== (edit.count ?? 1)) {
       throw new ProvisioningError('FerretDB patch', `${edit.file}: expected ${edit.count ?? 1} anchor(s), found ${found}`, 'the pinned FerretDB source changed; update scripts/infra/ferretdb-patch.ts');
     }
-    fs.writeFileSync(file, text.split(edit.anchor).join(edit.replace ? edit.text : edit.anchor + edit.text));
+    fs.writeFileSync(file, text.split(edit.anchor).join(edit.replace ? edit.text : edit.before ? edit.text + edit.anchor : edit.anchor + edit.text));
   }
   for (const { from, to } of ADDED) fs.copyFileSync(path.join(__dirname, 'ferretdb-patch', from), path.join(src, to));
 }

@@ -10,6 +10,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { BSON, Double, Long, MongoClient, ObjectId, type Collection, type Db, type Document } from 'mongodb';
+import { describeOrderedFinds } from './contract-ordered';
 
 const POOL = 64;
 /** How long a batch may go unanswered before the test calls the server hung (the batches take well under 1 s). */
@@ -402,5 +403,7 @@ export function describeStoreContract(title: string, uri: () => string | undefin
         });
       });
     });
+
+    describeOrderedFinds(() => coll as unknown as Collection<Document & { _id: string }>);
   });
 }

@@ -1,0 +1,208 @@
+// The sorted, limited and ranged finds our reads rely on (the list pages, their cursor, the status and date
+// filters, the Tenant list's partnerId null). Our FerretDB build answers a find with a limit from PostgreSQL's
+// (rank, key) indexes when its filter and sort translate exactly, and takes FerretDB's own path otherwise
+// (scripts/infra/ferretdb-patch/ordered_query.go.txt): both must give MongoDB's answer, including the order of
+// mixed types, null against a missing field, and arrays (which turn the pushdown off for the field).
+import { expect } from 'chai';
+import { Long, ObjectId, type Collection, type Document } from 'mongodb';
+import { encodeCursor, listFilter, LIST_SORT, type InvoiceListQuery, type ListStatus } from '../../src/domain/invoice-list-query';
+
+type AnyDoc = Document & { _id: string };
+
+const OID_LOW = new ObjectId('000000000000000000000001');
+const OID_HIGH = new ObjectId('ffffffffffffffffffffffff');
+
+/** One value of each scalar type, in MongoDB's ascending order of (k, _id) (null and missing tie, _id decides). */
+const MIXED: AnyDoc[] = [
+  { _id: 'm-01-missing' },
+  { _id: 'm-02-null', k: null },
+  { _id: 'm-03-double', k: 2.5 },
+  { _id: 'm-04-int', k: 5 },
+  { _id: 'm-05-long', k: Long.fromNumber(10) },
+  { _id: 'm-06-B', k: 'B' }, // bytewise: 'B' < 'a' < 'z' < 'é'
+  { _id: 'm-07-a', k: 'a' },
+  { _id: 'm-08-z', k: 'z' },
+  { _id: 'm-09-e-acute', k: 'é' },
+  { _id: 'm-10-oid-low', k: OID_LOW },
+  { _id: 'm-11-oid-high', k: OID_HIGH },
+  { _id: 'm-12-false', k: false },
+  { _id: 'm-13-true', k: true },
+  { _id: 'm-14-date-before-1970', k: new Date(-5000) },
+  { _id: 'm-15-date-1000', k: new Date(1000) },
+  { _id: 'm-16-date-2000', k: new Date(2000) },
+];
+const ASC = MIXED.map((d) => d._id);
+
+/** Invoice-shaped documents: 3 owners, ties on createdAt (three per millisecond), every status, held drafts. */
+const STATUSES = ['draft', 'queued', 'transformed', 'validated', 'delivered', 'acknowledged', 'rejected'];
+const OWNERS: Array<{ partnerId: string | null; smeId: string }> = [
+  { partnerId: 'p1', smeId: 's1' },
+  { partnerId: 'p2', smeId: 's1' },
+  { partnerId: null, smeId: 'tenant:t1:live' },
+];
+const T0 = Date.UTC(2025, 0, 1);
+const INVOICES = Array.from({ length: 300 }, (_, i) => {
+  const status = STATUSES[(i * 7) % STATUSES.length];
+  return {
+    _id: `inv-${String((i * 37) % 1000).padStart(4, '0')}-${i}`, // _id order unrelated to creation order
+    ...OWNERS[i % 3],
+    number: `N-${i}`,
+    issueDate: new Date(T0 + Math.floor(i / 4) * 86_400_000).toISOString().slice(0, 10),
+    status,
+    heldReason: status === 'draft' && i % 2 ? 'missing_trn' : null,
+    createdAt: new Date(T0 + Math.floor(i / 9) * 1000),
+  };
+});
+type Invoice = (typeof INVOICES)[number];
+
+/** The semantics a list query requires, computed here: newest first, _id descending on ties. */
+function expectedList(owner: (typeof OWNERS)[number], q: Omit<InvoiceListQuery, 'limit'>): string[] {
+  const wanted = new Set(q.status ?? []);
+  const statusOk = (inv: Invoice) =>
+    !wanted.size ||
+    (inv.status === 'draft' ? (inv.heldReason ? wanted.has('held') : wanted.has('draft')) : wanted.has(inv.status as ListStatus));
+  return INVOICES.filter(
+    (inv) =>
+      inv.partnerId === owner.partnerId &&
+      inv.smeId === owner.smeId &&
+      statusOk(inv) &&
+      (q.number === undefined || inv.number === q.number) &&
+      (!q.from || inv.issueDate >= q.from) &&
+      (!q.to || inv.issueDate <= q.to),
+  )
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0))
+    .map((inv) => inv._id);
+}
+
+export function describeOrderedFinds(collection: () => Collection<AnyDoc>): void {
+  describe('sorted, limited and ranged finds (the list pages and their cursor)', () => {
+    describe('one value of each scalar type, null and a missing field', () => {
+      beforeEach(async () => {
+        await collection().createIndex({ k: 1, _id: 1 });
+        await collection().insertMany([...MIXED].reverse()); // stored in the opposite order
+      });
+
+      const find = async (filter: Document, sort: Document, limit: number) =>
+        (await collection().find(filter).sort(sort).limit(limit).toArray()).map((d) => d._id);
+
+      it('sort ascending and descending by (k, _id), whole and limited: MongoDB type order', async () => {
+        expect(await find({}, { k: 1, _id: 1 }, 100)).to.deep.equal(ASC);
+        expect(await find({}, { k: -1, _id: -1 }, 100)).to.deep.equal([...ASC].reverse());
+        expect(await find({}, { k: 1, _id: 1 }, 4)).to.deep.equal(ASC.slice(0, 4));
+        expect(await find({}, { k: -1, _id: -1 }, 3)).to.deep.equal(ASC.slice(-3).reverse());
+        expect(await find({}, { k: 1, _id: -1 }, 2), 'null and missing tie on k').to.deep.equal(['m-02-null', 'm-01-missing']);
+      });
+
+      const cases: Array<[string, Document, string[]]> = [
+        ['$gt on a number matches numbers of every kind only', { k: { $gt: 2.5 } }, ['m-04-int', 'm-05-long']],
+        ['$gte/$lte on numbers', { k: { $gte: 5, $lte: 10 } }, ['m-04-int', 'm-05-long']],
+        ['a string range is bytewise', { k: { $gte: 'B', $lt: 'z' } }, ['m-06-B', 'm-07-a']],
+        ['$gt on a string reaches past ASCII', { k: { $gt: 'z' } }, ['m-09-e-acute']],
+        ['a date range, before 1970 included', { k: { $lt: new Date(1500) } }, ['m-14-date-before-1970', 'm-15-date-1000']],
+        ['$gt on an ObjectId', { k: { $gt: OID_LOW } }, ['m-11-oid-high']],
+        ['$gt false', { k: { $gt: false } }, ['m-13-true']],
+        ['$in of mixed types, null matching a missing field', { k: { $in: [5, 'a', null] } }, ['m-01-missing', 'm-02-null', 'm-04-int', 'm-07-a']],
+        ['equality across int64 and double', { k: 10.0 }, ['m-05-long']],
+        ['equality on null matches null and missing', { k: null }, ['m-01-missing', 'm-02-null']],
+        ['$ne null', { k: { $ne: null }, _id: { $lt: 'm-05' } }, ['m-03-double', 'm-04-int']],
+        ['$or of ranges on two types', { $or: [{ k: { $lt: 3 } }, { k: { $gte: new Date(2000) } }] }, ['m-03-double', 'm-16-date-2000']],
+        ['an empty $in', { k: { $in: [] } }, []],
+      ];
+      for (const [what, filter, expected] of cases) {
+        it(`${what}, sorted and limited`, async () => {
+          expect(await find(filter, { k: 1, _id: 1 }, 50)).to.deep.equal(expected);
+          expect(await find(filter, { k: -1, _id: -1 }, 50), 'descending').to.deep.equal([...expected].reverse());
+          if (expected.length > 1) expect(await find(filter, { k: 1, _id: 1 }, 1), 'limit 1').to.deep.equal(expected.slice(0, 1));
+        });
+      }
+
+      it('an array in the sorted field: sorted by its smallest element ascending, its largest descending; ranges and equality match an element', async () => {
+        await collection().insertOne({ _id: 'm-arr', k: [7, 'c'] });
+        const asc = [...ASC.slice(0, 4), 'm-arr', ...ASC.slice(4)]; // min 7: between 5 and 10
+        expect(await find({}, { k: 1, _id: 1 }, 100)).to.deep.equal(asc);
+        const desc = [...ASC].reverse();
+        desc.splice(desc.indexOf('m-07-a'), 0, 'm-arr'); // max 'c': between 'z' and 'a'
+        expect(await find({}, { k: -1, _id: -1 }, 100)).to.deep.equal(desc);
+        expect(await find({ k: { $gt: 6 } }, { k: 1, _id: 1 }, 10)).to.deep.equal(['m-arr', 'm-05-long']);
+        expect(await find({ k: 'c' }, { _id: 1 }, 10)).to.deep.equal(['m-arr']);
+      });
+
+      it('an embedded document in a filtered field: equality compares the whole document', async () => {
+        await collection().insertOne({ _id: 'm-doc', k: { a: 1 } });
+        expect(await find({ k: { a: 1 } }, { _id: 1 }, 10)).to.deep.equal(['m-doc']);
+        expect(await find({ k: { $gte: 'a' } }, { k: 1 }, 10)).to.deep.equal(['m-07-a', 'm-08-z', 'm-09-e-acute']);
+      });
+
+      it('findOne by a non-_id field returns a matching document', async () => {
+        expect((await collection().findOne({ k: true }))?._id).to.equal('m-13-true');
+        expect(await collection().findOne({ k: 'nobody' })).to.equal(null);
+      });
+    });
+
+    describe('the invoice list query (listFilter, LIST_SORT and its cursor) on 300 invoices of three owners', () => {
+      beforeEach(async () => {
+        await collection().createIndex({ partnerId: 1, smeId: 1, createdAt: -1, _id: -1 });
+        await collection().createIndex({ smeId: 1, createdAt: -1, _id: -1 });
+        await collection().insertMany(INVOICES);
+      });
+
+      /** Every page of the query, following the cursor as the API does. */
+      async function allPages(owner: (typeof OWNERS)[number], q: Omit<InvoiceListQuery, 'limit'>, limit: number): Promise<string[][]> {
+        const pages: string[][] = [];
+        let cursor: InvoiceListQuery['cursor'];
+        for (;;) {
+          const rows = await collection()
+            .find(listFilter(owner, { ...q, limit, cursor }))
+            .sort(LIST_SORT)
+            .limit(limit + 1)
+            .toArray();
+          const page = rows.slice(0, limit);
+          pages.push(page.map((d) => d._id));
+          if (rows.length <= limit) return pages;
+          const last = page[page.length - 1];
+          cursor = { createdAt: last.createdAt as Date, id: last._id };
+          expect(encodeCursor(cursor)).to.be.a('string');
+          if (pages.length > 100) throw new Error('the cursor does not advance');
+        }
+      }
+
+      const queries: Array<[string, Omit<InvoiceListQuery, 'limit'>]> = [
+        ['no filter', {}],
+        ['one status', { status: ['acknowledged'] }],
+        ['two statuses', { status: ['rejected', 'queued'] }],
+        ['drafts that are not held', { status: ['draft'] }],
+        ['held drafts', { status: ['held'] }],
+        ['held drafts and a status', { status: ['held', 'rejected'] }],
+        ['from and to', { from: '2025-01-10', to: '2025-02-05' }],
+        ['from only, with a status', { from: '2025-02-20', status: ['delivered', 'acknowledged'] }],
+        ['a number', { number: 'N-42' }],
+        ['a number of another owner', { number: 'N-43' }],
+      ];
+      for (const owner of OWNERS) {
+        for (const [what, q] of queries) {
+          it(`${owner.partnerId ?? 'tenant (partnerId null)'}: ${what}: every page in order, none missed or repeated`, async () => {
+            const expected = expectedList(owner, q);
+            const pages = await allPages(owner, q, 7);
+            expect(pages.flat()).to.deep.equal(expected);
+            expect(pages.slice(0, -1).every((p) => p.length === 7), 'full pages before the last').to.equal(true);
+          });
+        }
+      }
+
+      it('a cursor on a tie of createdAt continues within the tie by _id', async () => {
+        const owner = OWNERS[0];
+        const expected = expectedList(owner, {});
+        const tied = INVOICES.filter((inv) => inv.partnerId === 'p1' && inv.createdAt.getTime() === INVOICES[9].createdAt.getTime());
+        expect(tied.length, 'invoices of p1 sharing one createdAt').to.be.at.least(2);
+        const after = tied.sort((a, b) => (a._id < b._id ? 1 : -1))[0];
+        const rows = await collection()
+          .find(listFilter(owner, { limit: 5, cursor: { createdAt: after.createdAt, id: after._id } }))
+          .sort(LIST_SORT)
+          .limit(5)
+          .toArray();
+        const from = expected.indexOf(after._id) + 1;
+        expect(rows.map((d) => d._id)).to.deep.equal(expected.slice(from, from + 5));
+      });
+    });
+  });
+}
