@@ -63,6 +63,10 @@ invoiceSchema.index({ partnerId: 1, smeId: 1, createdAt: -1, _id: -1 });
 invoiceSchema.index({ smeId: 1, createdAt: -1, _id: -1 });
 // `einvoice ops stuck`: non-terminal invoices by age.
 invoiceSchema.index({ status: 1, updatedAt: 1 });
+// List filters the keyset order cannot narrow (`number=`, `from`/`to`): the matching invoices are found from these
+// and sorted, instead of walking the SME's invoices newest first until enough match.
+invoiceSchema.index({ smeId: 1, number: 1 });
+invoiceSchema.index({ smeId: 1, issueDate: 1 });
 
 /** The number scope of a tenant's invoices in one mode (stored in smeId, with issueYear 0). */
 export function tenantNumberScope(tenantId: string, mode: string): string {

@@ -1,0 +1,207 @@
+// npm run bench:reads — the reads of the request path and the CLI at 1,000 and at 100,000 invoices of one SME.
+//
+// Provisions throw-away servers as the tests do (scripts/infra: the embedded FerretDB on PostgreSQL when one is
+// reachable), fills one Partner SME and one Tenant (live mode) with BENCH_READS_SMALL (1,000) invoices each,
+// inserted in bulk through the model's collection (realistic documents: the body of a real invoice, its history,
+// 90 % acknowledged, the rest spread over other statuses, created over 90 days), measures each read
+// BENCH_READS_SAMPLES (200) times in sequence, then fills both to BENCH_READS_LARGE (100,000) and measures again.
+// The reads call the services the routes call (the HTTP layer adds the same constant at both sizes). Prints p50 /
+// p99 per read at both sizes, their ratio beside the targets (ratio within 1.5x, p99 under 50 ms), and FerretDB's
+// resident memory (VmRSS, VmHWM) before and after each size's reads. Never fails for a missed target.
+//   BENCH_READS_LARGE=20000 npm run bench:reads   (a quick look)
+import './quiet-logs';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import fs from 'node:fs';
+import path from 'node:path';
+import { provisionInfra, type Infra } from '../infra';
+import { resetConfig } from '../../src/config';
+import { connectMongo, disconnectMongo } from '../../src/db/connection';
+import { closeTemporalClient } from '../../src/temporal/client';
+import { Invoice } from '../../src/db/models';
+import { getInvoice, listInvoices, type InvoiceScope } from '../../src/services/invoices-query';
+import { listTenantInvoices, type TenantCaller } from '../../src/services/tenant-invoices';
+import { stuckInvoices } from '../../src/services/invoice-ops';
+import { resolveListQuery, type InvoiceListQuery, type RawListQuery } from '../../src/domain/invoice-list-query';
+
+const env = process.env;
+const SMALL = Number(env.BENCH_READS_SMALL || 1000);
+const LARGE = Number(env.BENCH_READS_LARGE || 100_000);
+const SAMPLES = Number(env.BENCH_READS_SAMPLES || 200);
+const DAY = 86_400_000;
+const SPAN_DAYS = 90;
+const TEMPLATE = JSON.parse(fs.readFileSync(path.join(__dirname, '../../test/fixtures/bodies/01-tax-invoice-minimal.json'), 'utf8'));
+const PARTNER: InvoiceScope = { partnerId: 'bench-partner', smeId: 'bench-sme' };
+const TENANT_ID = 'bench-tenant';
+const TENANT: TenantCaller = { tenant: { _id: TENANT_ID, mode: 'live' } as unknown as TenantCaller['tenant'], mode: 'live', source: null };
+const TENANT_SCOPE = { partnerId: null, smeId: `tenant:${TENANT_ID}:live` };
+const NOW = Date.now();
+
+const note = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))];
+
+/** 90 % acknowledged; the rest as a live system has them at any moment. */
+function statusOf(i: number): { status: string; heldReason: string | null } {
+  const r = (i * 7919) % 100;
+  if (r < 90) return { status: 'acknowledged', heldReason: null };
+  if (r < 94) return { status: 'rejected', heldReason: null };
+  if (r < 96) return { status: 'delivered', heldReason: null };
+  if (r < 98) return { status: 'queued', heldReason: null };
+  return { status: 'draft', heldReason: r === 99 ? 'seller_trn_unknown' : null };
+}
+
+let serial = 0;
+/** n invoices of scope, created over the last SPAN_DAYS (the newest of each fill first in time order at random). */
+async function fill(scope: { partnerId: string | null; smeId: string }, n: number): Promise<void> {
+  for (let done = 0; done < n; done += 1000) {
+    const docs = Array.from({ length: Math.min(1000, n - done) }, () => {
+      const i = ++serial;
+      const createdAt = new Date(NOW - Math.random() * SPAN_DAYS * DAY);
+      const issueDate = createdAt.toISOString().slice(0, 10);
+      const number = `BENCH-${i}`;
+      const { status, heldReason } = statusOf(i);
+      const at = (ms: number) => new Date(createdAt.getTime() + ms);
+      const history = [{ status: 'queued', at: at(0), reason: null, run: 1 }, { status: 'transformed', at: at(400), reason: null, run: 1 }, { status, at: at(2500), reason: status === 'rejected' ? 'BR-AE-01' : null, run: 1 }];
+      return {
+        _id: randomUUID(), ...scope, tenantId: scope.partnerId ? null : TENANT_ID, mode: 'live', number, issueYear: scope.partnerId ? createdAt.getUTCFullYear() : 0, issueDate,
+        sellerTrn: TEMPLATE.seller.trn, status, reason: status === 'rejected' ? 'BR-AE-01' : null, run: 1, history: status === 'draft' ? [] : history,
+        body: { ...TEMPLATE, number, issueDate }, externalRef: null, originKey: null, documentUuid: randomUUID(), heldReason, aspSubmissionId: null,
+        ackRef: status === 'acknowledged' ? `ACK-${i}` : null, source: null, tenantInvoiceType: scope.partnerId ? null : 'sale', tenantInput: null, creditChargedRun: null,
+        createdAt, updatedAt: history[history.length - 1].at,
+      };
+    });
+    await Invoice.collection.insertMany(docs as never[], { ordered: false });
+  }
+}
+
+function query(raw: Partial<RawListQuery>): InvoiceListQuery {
+  const { value, errors } = resolveListQuery({ limit: 25, ...raw } as RawListQuery);
+  if (!value) throw new Error(`bench query refused: ${JSON.stringify(errors)}`);
+  return value;
+}
+
+/** The cursor after `pages` pages of q (what a client holds before asking for the next one). */
+async function cursorAfter(list: (q: InvoiceListQuery) => Promise<{ nextCursor: string | null }>, pages: number): Promise<string> {
+  let cursor: string | undefined;
+  for (let p = 0; p < pages; p++) cursor = (await list(query({ cursor })))?.nextCursor ?? undefined;
+  if (!cursor) throw new Error('no cursor: too few invoices');
+  return cursor;
+}
+
+type Read = [string, () => Promise<unknown>];
+
+async function reads(): Promise<Read[]> {
+  const ids = (await Invoice.find({ ...PARTNER }, { _id: 1 }).limit(500).lean()).map((d) => d._id as string);
+  const someNumber = (await Invoice.findOne({ ...PARTNER }, { number: 1 }).lean())!.number;
+  const partnerList = (q: InvoiceListQuery) => listInvoices(PARTNER, q);
+  const tenantList = (q: InvoiceListQuery) => listTenantInvoices(TENANT, q);
+  const page4 = await cursorAfter(partnerList, 3);
+  const tenantPage4 = await cursorAfter(tenantList, 3);
+  const day = (daysAgo: number) => new Date(NOW - daysAgo * DAY).toISOString().slice(0, 10);
+  let k = 0;
+  return [
+    ['GET /invoices/{id}', () => getInvoice(PARTNER, ids[k++ % ids.length])],
+    ['list limit=25', () => partnerList(query({}))],
+    ['list status=acknowledged', () => partnerList(query({ status: ['acknowledged'] }))],
+    ['list status=rejected&status=queued', () => partnerList(query({ status: ['rejected', 'queued'] }))],
+    ['list status=held', () => partnerList(query({ status: ['held'] }))],
+    ['list from=(30 days ago)', () => partnerList(query({ from: day(30) }))],
+    ['list from=&to= (a week, 60 days ago)', () => partnerList(query({ from: day(63), to: day(56) }))],
+    ['list number=<existing>', () => partnerList(query({ number: someNumber }))],
+    ['list page 4 via nextCursor', () => partnerList(query({ cursor: page4 }))],
+    ['Tenant list limit=25', () => tenantList(query({}))],
+    ['Tenant list status=rejected', () => tenantList(query({ status: ['rejected'] }))],
+    ['Tenant list page 4 via nextCursor', () => tenantList(query({ cursor: tenantPage4 }))],
+    ['ops stuck (>60 min, 25)', () => stuckInvoices(60, { limit: 25 })],
+  ];
+}
+
+function memoryOf(pid: number | undefined): { rss: number; hwm: number } {
+  if (!pid) return { rss: NaN, hwm: NaN };
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
+}
+
+/**
+ * PostgreSQL's statistics after a bulk fill, as autovacuum gathers them on its own within a minute or so: the
+ * planner picks between the (rank, key) indexes from them. Only for the embedded store on PostgreSQL.
+ */
+async function analyze(): Promise<void> {
+  if (!infra?.mongo.how.includes('PostgreSQL')) return;
+  const url = new URL(process.env.EINVOICE_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
+  url.pathname = `/einvoice_test_${process.pid}`;
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query('ANALYZE');
+  } finally {
+    await client.end();
+  }
+}
+
+async function measure(label: string, pid: number | undefined): Promise<Map<string, { p50: number; p99: number }>> {
+  await analyze();
+  const list = await reads();
+  const before = memoryOf(pid);
+  const out = new Map<string, { p50: number; p99: number }>();
+  for (const [name, read] of list) {
+    for (let i = 0; i < 5; i++) await read(); // warm: JIT, plans, caches
+    const ms: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const t = performance.now();
+      await read();
+      ms.push(performance.now() - t);
+    }
+    ms.sort((a, b) => a - b);
+    out.set(name, { p50: percentile(ms, 0.5), p99: percentile(ms, 0.99) });
+  }
+  const after = memoryOf(pid);
+  console.log(`FerretDB memory at ${label}: RSS ${fmt(before.rss, 0)} MB before the reads, ${fmt(after.rss, 0)} MB after (peak so far ${fmt(after.hwm, 0)} MB)`);
+  return out;
+}
+
+let infra: Infra | undefined;
+
+async function main(): Promise<void> {
+  infra = await provisionInfra('test');
+  note(`store: ${infra.mongo.how}`);
+  process.env.MONGODB_URI = infra.mongo.uri;
+  process.env.TEMPORAL_ADDRESS = infra.temporal.address; // ops stuck asks Temporal about each invoice it lists
+  resetConfig();
+  await connectMongo(infra.mongo.uri);
+  const pid = infra.mongo.pid;
+  note(`filling ${SMALL} invoices for the Partner SME and for the Tenant`);
+  await fill(PARTNER, SMALL);
+  await fill(TENANT_SCOPE, SMALL);
+  const small = await measure(`${SMALL} invoices`, pid);
+  const t = Date.now();
+  note(`filling to ${LARGE} each`);
+  await fill(PARTNER, LARGE - SMALL);
+  await fill(TENANT_SCOPE, LARGE - SMALL);
+  note(`filled in ${fmt((Date.now() - t) / 1000, 0)} s`);
+  const large = await measure(`${LARGE} invoices`, pid);
+  console.log(`\nreads, sequential, ${SAMPLES} samples each, ms (p50 / p99)`);
+  console.log(`${'read'.padEnd(40)}${`${SMALL}`.padStart(16)}${`${LARGE}`.padStart(16)}${'ratio p99'.padStart(11)}   target: ratio <= 1.5x, p99 < 50 ms`);
+  for (const [name, s] of small) {
+    const l = large.get(name)!;
+    const ratio = l.p99 / s.p99;
+    const met = ratio <= 1.5 && l.p99 < 50;
+    console.log(`${name.padEnd(40)}${`${fmt(s.p50)} / ${fmt(s.p99)}`.padStart(16)}${`${fmt(l.p50)} / ${fmt(l.p99)}`.padStart(16)}${`${fmt(ratio, 2)}x`.padStart(11)}   ${met ? 'met' : 'NOT MET'}`);
+  }
+}
+
+// Ctrl-C still stops the servers this run started (and drops its throw-away database).
+process.once('SIGINT', () => void infra?.stop().finally(() => process.exit(130)));
+
+main()
+  .catch((err) => {
+    process.exitCode = 1;
+    console.error(err);
+  })
+  .finally(async () => {
+    await closeTemporalClient().catch(() => {});
+    await disconnectMongo().catch(() => {});
+    await infra?.stop();
+  });
