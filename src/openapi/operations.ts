@@ -169,7 +169,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/docs/assets/:file', surface: 'public', summary: 'Swagger UI\'s assets', success: { status: 200, description: 'CSS and JavaScript of the viewer.', contentType: 'application/octet-stream' }, errors: { 404: ['route_not_found'] } },
 ];
 
-/** A rotation route: body {overlap} (default 24h, 0 ends the previous secret now). */
+/** A rotation route: body {overlap} (0 ends the previous secret now), or no body at all for the default 24h. */
 function rotationOperation(path: string, summary: string, answer: string, conflicts: string[] = []): Operation[] {
   return [{
     method: 'post', path, surface: 'admin', summary,

@@ -58,11 +58,13 @@ function expect429(res: Answer, shape: 'problem' | 'tenant'): void {
 }
 
 describe('failed authentications per client address (AUTH_FAILURE_LIMIT 30 in 15 minutes)', () => {
-  const saved = { limit: process.env.AUTH_FAILURE_LIMIT, proxy: process.env.TRUST_PROXY };
+  // (read in before(): at load time the root hooks have not yet set the suite's own limit)
+  let saved: { limit: string | undefined; proxy: string | undefined };
   let behindProxy: string; // TRUST_PROXY=1: the client is the address our one proxy puts last in X-Forwarded-For
   let direct: string; // TRUST_PROXY unset: the client is the socket's address, X-Forwarded-For is ignored
 
   before(async () => {
+    saved = { limit: process.env.AUTH_FAILURE_LIMIT, proxy: process.env.TRUST_PROXY };
     process.env.AUTH_FAILURE_LIMIT = '30';
     process.env.TRUST_PROXY = '1';
     resetConfig();

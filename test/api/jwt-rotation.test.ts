@@ -17,7 +17,8 @@ function setJwtEnv(secret: string | undefined, previous: string | undefined): vo
 
 describe('JWT secret rotation (JWT_PREVIOUS_SECRET)', function () {
   this.timeout(60_000);
-  const saved = { secret: process.env.JWT_SECRET, previous: process.env.JWT_PREVIOUS_SECRET };
+  let saved: { secret: string | undefined; previous: string | undefined };
+  before(() => void (saved = { secret: process.env.JWT_SECRET, previous: process.env.JWT_PREVIOUS_SECRET }));
   afterEach(() => setJwtEnv(saved.secret, saved.previous));
 
   it('verifyJwt accepts the current or the previous secret, nothing else', () => {

@@ -1,8 +1,7 @@
 import type Router from '@koa/router';
 import Joi from 'joi';
 import type { Context } from 'koa';
-import type { Validated } from '../../http/request-state';
-import { validate, validateBody } from '../../http/validate';
+import { validateBody } from '../../http/validate';
 import { DEFAULT_OVERLAP, parseOverlap } from '../../credentials/overlap';
 import type { AuditActor } from '../../services/credential-audit';
 import { rotatePartnerSecret, rotatePartnerWebhookSecret, rotateSmeSecret, rotateTenantSecret, rotateTenantWebhookSecret, type RotationOptions } from '../../services/credential-rotation';
@@ -22,7 +21,7 @@ export const rotationSchema = Joi.object<Rotation>({
       const parsed = parseOverlap(value);
       return 'problem' in parsed ? helpers.message({ custom: parsed.problem }) : value;
     })
-    .default(DEFAULT_OVERLAP),
+    .required(),
 });
 
 /** The admin API's actor in the audit log: the request (its id, echoed in X-Request-Id) and the client address. */
@@ -34,10 +33,21 @@ type AdminCall = <T>(work: () => Promise<T>) => Promise<T>;
 type Rotate = (id: string, opts: RotationOptions) => Promise<unknown>;
 type Revoke = (id: string, actor: AuditActor) => Promise<unknown>;
 
+/**
+ * No body at all means the default overlap; a body says `overlap`. An empty, unreadable or empty-object body is
+ * refused rather than taken as "use the default": the caller meant something we did not read.
+ */
+function rotationInput(ctx: Context, parsed: unknown): unknown {
+  const raw = (ctx.request as { rawBody?: string }).rawBody;
+  if (!ctx.get('Content-Type') && !raw) return { overlap: DEFAULT_OVERLAP };
+  return raw ? parsed : undefined;
+}
+
 export function credentialRoutes(router: Router, adminCall: AdminCall): void {
   const rotation = (path: string, param: string, rotate: Rotate) =>
-    router.post<Validated<Rotation>>(path, validate({ body: (input: unknown) => validateBody(rotationSchema, input ?? {}) }), async (ctx) => {
-      const parsed = parseOverlap(ctx.state.body.overlap);
+    router.post(path, async (ctx) => {
+      const body = validateBody(rotationSchema.required(), rotationInput(ctx, (ctx.request as { body?: unknown }).body));
+      const parsed = parseOverlap(body.overlap);
       const overlapMs = 'ms' in parsed ? parsed.ms : 0; // the schema refused anything else
       ctx.body = await adminCall(() => rotate(ctx.params[param], { overlapMs, actor: apiActor(ctx) }));
     });
