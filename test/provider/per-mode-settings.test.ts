@@ -59,14 +59,16 @@ describe('per-mode provider settings (live and sandbox apart)', function () {
     const invoiceId = (await postInvoice(p, invoiceBody(p, (b) => (b.buyer.trn = buyerTrn)))).body.invoiceId as string;
     await waitForStatus(p, invoiceId, 'delivered');
     const sub = live.submissionByDocumentId(`${invoiceId}-1`)!;
-    const before = (await AspSubmission.findById(`${invoiceId}-1`).lean())!;
 
     const crossed = await callback(reportedOf(sub, 'FTA-SANDBOX0001'), SIM_SANDBOX_CALLBACK_SECRET);
     expect([crossed.status, crossed.body.code]).to.deep.equal([401, 'invalid_signature']);
     expect(crossed.body.detail).to.contain('live document').and.contain("live provider's secret");
+    // Nothing of the crossed callback is recorded. (The simulator's own DELIVERED callback and the workflow's polls may
+    // add answers meanwhile, so the record is searched for the crossed one's content rather than counted.)
     const after = (await AspSubmission.findById(`${invoiceId}-1`).lean())!;
-    expect(after.answers).to.have.length(before.answers.length);
-    expect([after.ackRef, Object.keys(after.statusAt as object)]).to.deep.equal([null, Object.keys(before.statusAt as object)]);
+    expect(after.answers.map((a) => (a.body as Submission | null)?.ackRef ?? null)).not.to.include('FTA-SANDBOX0001');
+    expect(after.ackRef).to.equal(null);
+    expect(after.statusAt).not.to.have.property('REPORTED');
     expect((await waitForStatus(p, invoiceId, 'delivered')).status).to.equal('delivered');
 
     const genuine = await callback(reportedOf(sub, 'FTA-LIVE00000001'), SIM_CALLBACK_SECRET);
