@@ -18,7 +18,11 @@ import { provisionInfra, type Infra } from '../infra';
 import { resetConfig } from '../../src/config';
 import { connectMongo, disconnectMongo } from '../../src/db/connection';
 import { closeTemporalClient } from '../../src/temporal/client';
-import { Invoice } from '../../src/db/models';
+import { AspSubmission, Customer, IdempotencyRecord, Invoice, WebhookDelivery } from '../../src/db/models';
+import { deliveriesOf } from '../../src/webhooks/deliveries';
+import { evidenceOf } from '../../src/services/asp-evidence';
+import { findCustomer } from '../../src/services/customers';
+import { purgeExpiredRecords } from '../../src/services/purge-expired';
 import { getInvoice, listInvoices, type InvoiceScope } from '../../src/services/invoices-query';
 import { listTenantInvoices, type TenantCaller } from '../../src/services/tenant-invoices';
 import { stuckInvoices } from '../../src/services/invoice-ops';
@@ -72,7 +76,33 @@ async function fill(scope: { partnerId: string | null; smeId: string }, n: numbe
       };
     });
     await Invoice.collection.insertMany(docs as never[], { ordered: false });
+    if (scope.partnerId) await fillAround(scope as InvoiceScope, docs);
   }
+}
+
+/**
+ * Beside each Partner invoice what a live system keeps: one webhook delivery, one ASP hand-over, one idempotency
+ * record (not yet expired: the purge finds nothing to remove, as between two runs), and a customer per 10 invoices.
+ */
+async function fillAround(scope: InvoiceScope, invoices: Array<{ _id: string; createdAt: Date; number: string }>): Promise<void> {
+  const later = new Date(NOW + DAY);
+  await WebhookDelivery.collection.insertMany(
+    invoices.map((inv) => ({ _id: randomUUID(), invoiceId: inv._id, partnerId: scope.partnerId, tenantId: null, event: 'invoice.status', status: 'delivered', attempts: 1, payload: { invoiceId: inv._id, status: 'acknowledged' }, createdAt: inv.createdAt, updatedAt: inv.createdAt })) as never[],
+    { ordered: false },
+  );
+  await AspSubmission.collection.insertMany(
+    invoices.map((inv) => ({ _id: randomUUID(), invoiceId: inv._id, run: 1, submissionId: `SUB-${inv.number}`, documentUuid: randomUUID(), documentSha256: '0'.repeat(64), statusAt: { delivered: inv.createdAt.toISOString() }, answers: [], createdAt: inv.createdAt })) as never[],
+    { ordered: false },
+  );
+  await IdempotencyRecord.collection.insertMany(
+    invoices.map((inv) => ({ _id: randomUUID(), scope: `partner:${scope.partnerId}:${scope.smeId}`, key: inv._id, requestHash: 'h', state: 'completed', owner: 'bench', expiresAt: later, createdAt: inv.createdAt })) as never[],
+    { ordered: false },
+  );
+  const customers = invoices.filter((_, i) => i % 10 === 0);
+  await Customer.collection.insertMany(
+    customers.map((inv) => ({ _id: randomUUID(), ...scope, externalRef: `C-${inv.number}`, name: 'Bench Customer', createdAt: inv.createdAt })) as never[],
+    { ordered: false },
+  );
 }
 
 function query(raw: Partial<RawListQuery>): InvoiceListQuery {
@@ -94,6 +124,7 @@ type Read = [string, () => Promise<unknown>];
 async function reads(): Promise<Read[]> {
   const ids = (await Invoice.find({ ...PARTNER }, { _id: 1 }).limit(500).lean()).map((d) => d._id as string);
   const someNumber = (await Invoice.findOne({ ...PARTNER }, { number: 1 }).lean())!.number;
+  const someCustomer = (await Customer.findOne({ ...PARTNER }, { externalRef: 1 }).lean())!.externalRef as string;
   const partnerList = (q: InvoiceListQuery) => listInvoices(PARTNER, q);
   const tenantList = (q: InvoiceListQuery) => listTenantInvoices(TENANT, q);
   const page4 = await cursorAfter(partnerList, 3);
@@ -114,6 +145,10 @@ async function reads(): Promise<Read[]> {
     ['Tenant list status=rejected', () => tenantList(query({ status: ['rejected'] }))],
     ['Tenant list page 4 via nextCursor', () => tenantList(query({ cursor: tenantPage4 }))],
     ['ops stuck (>60 min, 25)', () => stuckInvoices(60, { limit: 25 })],
+    ['webhook deliveries of an invoice', () => deliveriesOf(ids[k++ % ids.length])],
+    ['evidence of an invoice', () => evidenceOf(ids[k++ % ids.length])],
+    ['customer by externalRef', () => findCustomer({ partnerId: PARTNER.partnerId!, smeId: PARTNER.smeId }, someCustomer)],
+    ['maintenance purges (nothing expired)', () => purgeExpiredRecords()],
   ];
 }
 

@@ -105,13 +105,34 @@ export function listFilter(scope: { partnerId: string | null; smeId: string }, q
     else Object.assign(filter, status);
   }
   if (q.number !== undefined) filter.number = q.number;
-  if (q.from || q.to) filter.issueDate = { ...(q.from ? { $gte: q.from } : {}), ...(q.to ? { $lte: q.to } : {}) };
+  if (q.from || q.to) {
+    const days = q.from && q.to ? daysBetween(q.from, q.to) : null;
+    filter.issueDate = { ...(q.from ? { $gte: q.from } : {}), ...(q.to ? { $lte: q.to } : {}), ...(days ? { $in: days } : {}) };
+  }
   if (q.cursor) {
     and.push({ $or: [{ createdAt: { $lt: q.cursor.createdAt } }, { createdAt: q.cursor.createdAt, _id: { $lt: q.cursor.id } }] });
   }
   if (and.length === 1) Object.assign(filter, and[0]);
   else if (and.length > 1) filter.$and = and;
   return filter;
+}
+
+/** Windows of at most this many days also list their days (the store walks one index range per day). */
+export const WINDOW_DAYS_LISTED = 62;
+
+/**
+ * Every day from `from` to `to` (YYYY-MM-DD, inclusive), or null beyond WINDOW_DAYS_LISTED days. Beside the range,
+ * `issueDate: {$in: days}` changes no answer (every write path stores issueDate as a YYYY-MM-DD date, isIsoDate)
+ * and lets the store take the window day by day from the {smeId, issueDate, createdAt} index, newest first.
+ */
+export function daysBetween(from: string, to: string): string[] | null {
+  const day = 86_400_000;
+  const start = Date.parse(`${from}T00:00:00Z`);
+  const end = Date.parse(`${to}T00:00:00Z`);
+  if (!(end >= start) || (end - start) / day >= WINDOW_DAYS_LISTED) return null;
+  const days: string[] = [];
+  for (let t = start; t <= end; t += day) days.push(new Date(t).toISOString().slice(0, 10));
+  return days;
 }
 
 /**

@@ -5,6 +5,7 @@ import { isDuplicateKeyError } from '../db/duplicate-key';
 import { insertEach } from '../db/insert-each';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
+import { deleteExpired } from '../db/delete-expired';
 
 /** What a replay sends back: the status and the exact bytes of the first answer. */
 export interface StoredResponse {
@@ -229,6 +230,5 @@ function inProgress(key: string): ServiceError {
 
 /** Periodic cleanup: removes records past their 24 h (reads already treat them as absent). Returns how many. */
 export async function purgeExpiredIdempotencyRecords(now = new Date()): Promise<number> {
-  const res = await IdempotencyRecord.deleteMany({ expiresAt: { $lte: now } });
-  return res.deletedCount ?? 0;
+  return deleteExpired(IdempotencyRecord, now);
 }

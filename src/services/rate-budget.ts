@@ -1,5 +1,6 @@
 import { RateLimitWindow } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
+import { deleteExpired } from '../db/delete-expired';
 
 export interface BudgetRequest {
   /** What is limited, e.g. `partner:<id>` or `retry:<invoiceId>`. */
@@ -116,6 +117,5 @@ async function incrementBy(win: WindowRef, by: number): Promise<number> {
 
 /** Periodic cleanup: counters of windows that have ended. */
 export async function purgeExpiredRateLimitWindows(now = new Date()): Promise<number> {
-  const res = await RateLimitWindow.deleteMany({ expiresAt: { $lte: now } });
-  return res.deletedCount ?? 0;
+  return deleteExpired(RateLimitWindow, now);
 }

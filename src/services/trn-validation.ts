@@ -1,6 +1,7 @@
 import { TrnCache, type TrnCacheDoc } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import type { TrnLookup, TrnStatus } from '../provider/trn-lookup';
+import { deleteExpired } from '../db/delete-expired';
 
 /** SPEC 8: TRN validation answers are cached 24 hours. */
 const TRN_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -54,6 +55,5 @@ function view(doc: Pick<TrnCacheDoc, 'trn' | 'status' | 'legalName' | 'reason' |
 
 /** Periodic cleanup: cache entries past their 24 h. */
 export async function purgeExpiredTrnCache(now = new Date()): Promise<number> {
-  const res = await TrnCache.deleteMany({ expiresAt: { $lte: now } });
-  return res.deletedCount ?? 0;
+  return deleteExpired(TrnCache, now);
 }

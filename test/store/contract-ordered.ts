@@ -139,10 +139,55 @@ export function describeOrderedFinds(collection: () => Collection<AnyDoc>): void
       });
     });
 
+    describe('a filter allowing a few values of a field an index orders by the sort after it (one walk per value, merged)', () => {
+      // g: strings, null, missing, and 5 stored as int, long and double (one equality matches all three).
+      const G: unknown[] = ['a', 'b', 'c', null, undefined, 5, Long.fromNumber(5), 5.0];
+      const DOCS: AnyDoc[] = Array.from({ length: 80 }, (_, i) => {
+        const g = G[(i * 3) % G.length];
+        return { _id: `g-${String(i).padStart(3, '0')}`, ...(g === undefined ? {} : { g }), k: (i * 7) % 80, t: i % 2 ? 'odd' : 'even' };
+      });
+      const gOf = (d: AnyDoc) => (d.g === undefined ? null : d.g instanceof Long ? d.g.toNumber() : d.g);
+
+      beforeEach(async () => {
+        await collection().createIndex({ g: 1, k: -1, _id: -1 });
+        await collection().createIndex({ t: 1, g: 1, k: -1, _id: -1 });
+        await collection().insertMany([...DOCS].reverse());
+      });
+
+      const cases: Array<[string, Document, (d: AnyDoc) => boolean]> = [
+        ['$in of two strings', { g: { $in: ['a', 'c'] } }, (d) => ['a', 'c'].includes(gOf(d) as string)],
+        ['$in repeating a value', { g: { $in: ['b', 'a', 'b'] } }, (d) => ['a', 'b'].includes(gOf(d) as string)],
+        ['$in with null: null and missing', { g: { $in: [null, 'b'] } }, (d) => gOf(d) === null || gOf(d) === 'b'],
+        ['$in of one number as int, long and double', { g: { $in: [5, Long.fromNumber(5), 5.0] } }, (d) => gOf(d) === 5],
+        ['$in with a range on the same field', { g: { $in: ['a', 'b', 'c'], $gt: 'a' } }, (d) => gOf(d) === 'b' || gOf(d) === 'c'],
+        ['$in after a pinned field', { t: 'odd', g: { $in: ['a', 'c', 5] } }, (d) => d.t === 'odd' && ['a', 'c', 5].includes(gOf(d) as string)],
+        [
+          '$or whose branches each give the field values, overlapping',
+          { t: 'even', $or: [{ g: { $in: ['a', 'b'] } }, { g: 'b', k: { $lt: 40 } }, { g: null }] },
+          (d) => d.t === 'even' && (['a', 'b'].includes(gOf(d) as string) || gOf(d) === null),
+        ],
+        ['a range on the sorted field too', { g: { $in: ['a', 'c'] }, k: { $lt: 50 } }, (d) => ['a', 'c'].includes(gOf(d) as string) && (d.k as number) < 50],
+      ];
+      for (const [what, filter, matches] of cases) {
+        it(`${what}: sorted both ways, whole and limited`, async () => {
+          const desc = DOCS.filter(matches)
+            .sort((a, b) => (b.k as number) - (a.k as number) || (a._id < b._id ? 1 : -1))
+            .map((d) => d._id);
+          expect(desc.length, 'the case matches something').to.be.at.least(3);
+          for (const limit of [1, 3, 100]) {
+            const got = async (sort: Document) => (await collection().find(filter).sort(sort).limit(limit).toArray()).map((d) => d._id);
+            expect(await got({ k: -1, _id: -1 }), `descending, limit ${limit}`).to.deep.equal(desc.slice(0, limit));
+            expect(await got({ k: 1, _id: 1 }), `ascending, limit ${limit}`).to.deep.equal([...desc].reverse().slice(0, limit));
+          }
+        });
+      }
+    });
+
     describe('the invoice list query (listFilter, LIST_SORT and its cursor) on 300 invoices of three owners', () => {
       beforeEach(async () => {
         await collection().createIndex({ partnerId: 1, smeId: 1, createdAt: -1, _id: -1 });
         await collection().createIndex({ smeId: 1, createdAt: -1, _id: -1 });
+        await collection().createIndex({ smeId: 1, issueDate: 1, createdAt: -1, _id: -1 });
         await collection().insertMany(INVOICES);
       });
 
@@ -174,6 +219,9 @@ export function describeOrderedFinds(collection: () => Collection<AnyDoc>): void
         ['held drafts', { status: ['held'] }],
         ['held drafts and a status', { status: ['held', 'rejected'] }],
         ['from and to', { from: '2025-01-10', to: '2025-02-05' }],
+        ['a week', { from: '2025-01-20', to: '2025-01-26' }],
+        ['a week with two statuses', { from: '2025-01-20', to: '2025-01-26', status: ['acknowledged', 'queued'] }],
+        ['a window too long to list its days', { from: '2024-12-01', to: '2025-03-01' }],
         ['from only, with a status', { from: '2025-02-20', status: ['delivered', 'acknowledged'] }],
         ['a number', { number: 'N-42' }],
         ['a number of another owner', { number: 'N-43' }],

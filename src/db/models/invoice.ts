@@ -63,10 +63,15 @@ invoiceSchema.index({ partnerId: 1, smeId: 1, createdAt: -1, _id: -1 });
 invoiceSchema.index({ smeId: 1, createdAt: -1, _id: -1 });
 // `einvoice ops stuck`: non-terminal invoices by age.
 invoiceSchema.index({ status: 1, updatedAt: 1 });
-// List filters the keyset order cannot narrow (`number=`, `from`/`to`): the matching invoices are found from these
-// and sorted, instead of walking the SME's invoices newest first until enough match.
+// List filters the keyset order cannot narrow (`number=`, `from`/`to`): the matching invoices are found from these,
+// instead of walking the SME's invoices newest first until enough match. A from/to window also names each of its
+// days (listFilter), so the store walks this index newest first once per day and merges (MongoDB's SORT_MERGE,
+// our FerretDB patch's split): the cost stays that of one page, not of the invoices inside the window.
 invoiceSchema.index({ smeId: 1, number: 1 });
-invoiceSchema.index({ smeId: 1, issueDate: 1 });
+invoiceSchema.index({ smeId: 1, issueDate: 1, createdAt: -1, _id: -1 });
+// `status=` filters, one or several (walked once per status and merged), and held drafts: a rare status costs a
+// page, not a walk of the SME's newest invoices until enough match.
+invoiceSchema.index({ smeId: 1, status: 1, createdAt: -1, _id: -1 });
 
 /** The number scope of a tenant's invoices in one mode (stored in smeId, with issueYear 0). */
 export function tenantNumberScope(tenantId: string, mode: string): string {
