@@ -100,7 +100,7 @@ async function fillAround(scope: InvoiceScope, invoices: Array<{ _id: string; cr
   );
   const customers = invoices.filter((_, i) => i % 10 === 0);
   await Customer.collection.insertMany(
-    customers.map((inv) => ({ _id: randomUUID(), ...scope, externalRef: `C-${inv.number}`, name: 'Bench Customer', createdAt: inv.createdAt })) as never[],
+    customers.map((inv) => ({ _id: randomUUID(), ...scope, externalRef: `C-${inv.number}`, name: 'Bench Customer', kind: 'business', country: 'AE', createdAt: inv.createdAt, updatedAt: inv.createdAt })) as never[],
     { ordered: false },
   );
 }
