@@ -1,16 +1,25 @@
-// npm run bench:e2e — the whole pipeline as deployed: API and worker as separate processes, test mode.
+// npm run bench:e2e — the whole pipeline as users run it: API and worker as separate processes, test mode, the
+// partner's webhooks on, a durable store.
 //
-// Provisions throw-away Temporal and MongoDB-compatible servers (scripts/infra, as the tests do), starts
-// `tsx src/server.ts` and `tsx src/worker.ts` on a fresh task queue (their output goes to files in a temp dir),
-// and, after an unreported warm-up of 100 invoices, measures (each phase with its own SME, to tell them apart):
+// Provisions throw-away Temporal and MongoDB-compatible servers (scripts/infra, as the tests do) but with a durable
+// PostgreSQL database (synchronous_commit as PostgreSQL's default, not the tests' `off`), starts `src/server.ts` and
+// `src/worker.ts` on a fresh task queue (their output goes to files in a temp dir), `npm start`'s webhook receiver in
+// a process of its own (e2e-receiver.ts: every signature verified; the partner's webhook URL points at it, so the
+// API and worker run with EINVOICE_DEV_ALLOW_PRIVATE_URLS=true as `npm start` sets it), and the bare floor
+// (e2e-floor.ts: one trivial Temporal workflow per invoice that receives one signal and completes, plus as many store
+// writes, with nothing in them, as one of our invoices made in (a), counted by PostgreSQL). After an unreported
+// warm-up of 100 invoices (and 100 floor invoices), it measures (each phase with its own SME, to tell them apart),
+// each followed by the same phase on the floor, in the same run:
 //   (a) burst:  BENCH_BURST_INVOICES (2,000) POSTed in bulk requests of 100 by 4 clients, until all are acknowledged;
 //   (b) steady: single POSTs at 10 a second, open loop, for BENCH_STEADY_SECONDS (60), until all are acknowledged;
 //   (c) growth: BENCH_GROWTH_INVOICES (100,000) acknowledged invoices inserted straight into the store, then (a) again
 //       (BENCH_SKIP_GROWTH=1 skips it; BENCH_GROWTH_INVOICES=0 makes it a second burst with nothing added, which tells
 //       the store's growth from what the servers accumulate over a run).
 // Per phase: accepted and acknowledged invoices/s, created -> acknowledged p50/p99 (from each invoice's stored
-// history), warnings/errors/activity failures in the API and worker logs, invoices lost or duplicated, and CPU by
-// process (store, Temporal, API, worker, this load generator, rest of the machine) from /proc. Waiting is capped
+// history), webhooks received and verified by the receiver (a phase ends only when every accepted invoice's event has
+// arrived with a good signature, or at the cap), warnings/errors/activity failures in the API and worker logs,
+// invoices lost or duplicated, and CPU by process (store, Temporal, API, worker, receiver, floor, this load generator,
+// rest of the machine) from /proc, with CPU per invoice beside the floor's and their ratio. Waiting is capped
 // at BENCH_PHASE_LIMIT_S (300 s) per phase. Ends with the figures beside their targets. Exits non-zero only if the
 // bench itself failed (a child died, provisioning failed), never for a missed target.
 //   BENCH_BURST_INVOICES=200 BENCH_STEADY_SECONDS=10 BENCH_SKIP_GROWTH=1 npm run bench:e2e   (a quick look)
@@ -27,6 +36,10 @@ import { connectSme, createPartner, updatePartner } from '../../src/services/adm
 import { logIssuesSince, logSize, startChild, waitForApi, waitForWorker, type Child, type LogIssues } from './e2e-procs';
 import { waitOutOfPipeline } from './pipeline-wait';
 import { cmdlineOf, cpuReading, cpuUsed, type CpuGroup } from './proc-cpu';
+import { FLOOR, msPer, printBesideFloor, runFloor, type FloorPhase } from './e2e-floor-phase';
+import { postgresUrlOf, rowWrites, synchronousCommit } from './e2e-store-writes';
+import { waitUntil } from '../infra/net';
+import { PARTNER_WEBHOOK_PATH } from '../../src/dev/webhook-receiver';
 
 const env = process.env;
 const BURST = Number(env.BENCH_BURST_INVOICES || 2000);
@@ -45,11 +58,16 @@ interface Phase {
   name: string; requested: number; accepted: number; refused: number; acknowledged: number; capped: boolean;
   acceptedPerS: number; acknowledgedPerS: number; p50: number; p99: number; postP50: number; postP99: number;
   lost: number; dupNumbers: number; dupDelivered: number; seconds: number; cpu: Record<string, number>; issues: LogIssues;
+  webhooks: Webhooks;
 }
+/** The receiver's count over a phase: verified events, refused signatures, accepted invoices whose event never came. */
+interface Webhooks { ok: number; refused: number; missing: number }
+interface ReceiverCounts { ok: number; refused: number; invoiceIds: string[] }
 
 let base = '';
 let children: Child[] = [];
 let cpuGroups: CpuGroup[] = [];
+let receiverStats = '';
 let serial = 0;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
@@ -143,14 +161,30 @@ async function inspect(smeId: string, ids: string[]) {
   };
 }
 
+const receiverCounts = async (): Promise<ReceiverCounts> => (await fetch(receiverStats)).json() as Promise<ReceiverCounts>;
+
+/** Waits until the receiver has verified an event of each of `ids` (or the deadline); what it received since `before`. */
+async function waitForWebhooks(ids: string[], before: ReceiverCounts, deadline: number): Promise<Webhooks> {
+  let now = before;
+  const missing = () => {
+    const got = new Set(now.invoiceIds);
+    return ids.filter((id) => !got.has(id)).length;
+  };
+  await waitUntil(async () => ((now = await receiverCounts()), missing() === 0), Math.max(0, deadline - Date.now()), 500);
+  now = await receiverCounts();
+  return { ok: now.ok - before.ok, refused: now.refused - before.refused, missing: missing() };
+}
+
 async function runPhase(name: string, sme: Sme, requested: number, load: (deadline: number) => Promise<Load>): Promise<Phase> {
   note(`${name}: starting`);
   const offsets = children.map(logSize);
+  const received0 = await receiverCounts();
   const cpu0 = cpuReading(cpuGroups);
   const start = Date.now();
   const loaded = await guarded(load(start + LIMIT_MS));
   note(`${name}: ${loaded.ids.length} accepted in ${fmt((loaded.lastResponseAt - start) / 1000)} s; waiting for acknowledgements`);
   const capped = await guarded(waitOutOfPipeline(loaded.ids, loaded.lastResponseAt + LIMIT_MS, { pollMs: 1000, note }));
+  const webhooks = await guarded(waitForWebhooks(loaded.ids, received0, loaded.lastResponseAt + LIMIT_MS));
   const cpu1 = cpuReading(cpuGroups);
   const seconds = (Date.now() - start) / 1000;
   const found = await inspect(sme.smeId, loaded.ids);
@@ -164,6 +198,7 @@ async function runPhase(name: string, sme: Sme, requested: number, load: (deadli
     lost: found.lost, dupNumbers: found.dupNumbers, dupDelivered: found.dupDelivered,
     cpu: cpuUsed(cpu0, cpu1, 'rest of the machine (not ours)'),
     issues: logIssuesSince(children, offsets),
+    webhooks,
   };
 }
 
@@ -172,6 +207,7 @@ function printPhase(p: Phase): void {
   console.log(`  ${p.accepted} of ${p.requested} accepted (${p.refused} refused or not queued): ${fmt(p.acceptedPerS)} invoices/s accepted; request latency p50 ${fmt(p.postP50, 0)} ms, p99 ${fmt(p.postP99, 0)} ms`);
   console.log(`  ${p.acknowledged} acknowledged: ${fmt(p.acknowledgedPerS)} invoices/s acknowledged${p.capped ? ` — WAIT CAPPED at BENCH_PHASE_LIMIT_S: ${p.acknowledged} of ${p.accepted} got there` : ''}`);
   console.log(`  created -> acknowledged: p50 ${fmt(p.p50, 2)} s, p99 ${fmt(p.p99, 2)} s`);
+  console.log(`  webhooks verified by the receiver ${p.webhooks.ok}, signatures refused ${p.webhooks.refused}, accepted invoices without a verified event ${p.webhooks.missing}`);
   console.log(`  lost ${p.lost} (accepted, not acknowledged at the end), duplicated numbers ${p.dupNumbers}, delivered twice in a run ${p.dupDelivered}`);
   console.log(`  log warnings/errors ${p.issues.entries}, activity failures ${p.issues.activityFailures} (storage-related ${p.issues.storageActivityFailures})`);
   for (const s of p.issues.samples) console.log(`    ${s}`);
@@ -197,18 +233,30 @@ async function seedGrowth(template: Record<string, any>, owners: { partnerId: st
   return (Date.now() - start) / 1000;
 }
 
-function printTargets(a: Phase, b: Phase, c: Phase | null, phases: Phase[]): void {
+/** What the floor's CPU per invoice allows on this machine's cores: all of them busy, nothing else running. */
+const floorCeiling = (floor: FloorPhase, factor: number) => (os.cpus().length * 1000) / (factor * msPer(floor.cpu, FLOOR, floor.count));
+
+function printTargets(a: Phase, b: Phase, c: Phase | null, phases: Phase[], floors: FloorPhase[], ratios: number[]): void {
   const storage = phases.reduce((n, p) => n + p.issues.storageActivityFailures, 0);
   const lost = phases.reduce((n, p) => n + p.lost, 0);
   const dup = phases.reduce((n, p) => n + p.dupNumbers + p.dupDelivered, 0);
+  const webhooksRefused = phases.reduce((n, p) => n + p.webhooks.refused, 0);
+  const webhooksMissing = phases.reduce((n, p) => n + p.webhooks.missing, 0);
   const ratio = c ? (100 * c.acknowledgedPerS) / a.acknowledgedPerS : NaN;
   const rows: [string, string, string, boolean | null][] = [
-    ['(a) burst acknowledged/s', fmt(a.acknowledgedPerS), '>= 20 (aim 50)', a.acknowledgedPerS >= 20],
+    ['(a) burst acknowledged/s, webhooks on', fmt(a.acknowledgedPerS), '>= 30 (aim 50)', a.acknowledgedPerS >= 30],
+    ['(a) CPU per invoice, ours / floor', `${fmt(ratios[0], 2)}x`, '<= 2x', ratios[0] <= 2],
+    ['    floor burst completed/s', fmt(floors[0].perS), '-', null],
+    ['    floor CPU allows at most (/s)', fmt(floorCeiling(floors[0], 1)), '>= 30', floorCeiling(floors[0], 1) >= 30],
+    ['    2x floor CPU allows at most (/s)', fmt(floorCeiling(floors[0], 2)), '>= 30', floorCeiling(floors[0], 2) >= 30],
+    ['(b) steady CPU per invoice, ours / floor', `${fmt(ratios[1], 2)}x`, '-', null],
+    ...(c ? [['(c) growth CPU per invoice, ours / floor', `${fmt(ratios[2], 2)}x`, '-', null] as [string, string, string, null]] : []),
     ['(b) steady p50 created->acknowledged', `${fmt(b.p50, 2)} s`, '< 2 s', b.p50 < 2],
     ['(b) steady p99', `${fmt(b.p99, 2)} s`, '< 5 s', b.p99 < 5],
     ['(c) growth acknowledged/s vs (a)', c ? `${fmt(ratio, 0)} %` : 'skipped', '>= 80 %', c ? ratio >= 80 : null],
     ['activity failures caused by storage', String(storage), '0', storage === 0],
     ['lost / duplicated', `${lost} / ${dup}`, '0 / 0', lost === 0 && dup === 0],
+    ['webhooks refused / never verified', `${webhooksRefused} / ${webhooksMissing}`, '0 / 0', webhooksRefused === 0 && webhooksMissing === 0],
   ];
   console.log(`\n${'target'.padEnd(41)}${'measured'.padEnd(14)}${'target'.padEnd(16)}met`);
   for (const [what, got, want, met] of rows) console.log(`${what.padEnd(41)}${got.padEnd(14)}${want.padEnd(16)}${met === null ? '-' : met ? 'yes' : 'NO'}`);
@@ -238,48 +286,77 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  infra = await provisionInfra('test');
+  // The partner's webhook URL is the local receiver's http://127.0.0.1: allowed here (createPartner checks it) and in
+  // the API and worker, as `npm start` does (src/stack.ts).
+  env.EINVOICE_DEV_ALLOW_PRIVATE_URLS = 'true';
+  infra = await provisionInfra('test', env, { durable: true });
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-e2e-'));
   try {
     await connectMongo(infra.mongo.uri);
-    const port = await freePort();
+    const pgUrl = postgresUrlOf(infra.mongo.pid);
+    const [port, receiverPort, receiverStatsPort, floorPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const taskQueue = `bench-e2e-${randomUUID().slice(0, 8)}`;
     const childEnv = { ...env, MONGODB_URI: infra.mongo.uri, TEMPORAL_ADDRESS: infra.temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, PORT: String(port), LOG_LEVEL: 'warn' };
     base = `http://127.0.0.1:${port}`;
+    receiverStats = `http://127.0.0.1:${receiverStatsPort}/`;
+    const floorBase = `http://127.0.0.1:${floorPort}`;
+    const partner = await createPartner({ name: 'Bench ERP e2e', mode: 'test', webhookUrl: `http://127.0.0.1:${receiverPort}${PARTNER_WEBHOOK_PATH}` });
+    await updatePartner(partner.partnerId, { rateLimitPerMinute: 1_000_000_000 }); // measure the work, not the budget
+    const receiver = startChild('receiver', 'scripts/bench/e2e-receiver.ts', { ...env, BENCH_RECEIVER_PORT: String(receiverPort), BENCH_RECEIVER_STATS_PORT: String(receiverStatsPort), BENCH_WEBHOOK_SECRET: partner.webhookSecret }, logDir);
+    const floor = startChild('floor', 'scripts/bench/e2e-floor.ts', { ...childEnv, BENCH_FLOOR_PORT: String(floorPort) }, logDir);
     // BENCH_PROFILE=1: V8 CPU profiles of the API and the worker (.cpuprofile in the log folder, written at exit).
     const profiled = (name: string) => (env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${logDir}/${name}-profile`] : []);
     const worker = startChild('worker', 'src/worker.ts', childEnv, logDir, profiled('worker'));
     const api = startChild('api', 'src/server.ts', childEnv, logDir, profiled('api'));
-    children = [api, worker];
+    children = [api, worker, receiver, floor];
     await waitForApi(base, api);
     await waitForWorker(infra.temporal.address, taskQueue, worker);
+    const answers = async (url: string) => (await fetch(url, { method: 'GET' }).catch(() => null)) !== null;
+    if (!(await guarded(waitUntil(() => answers(receiverStats), 60_000, 250)))) throw new Error('the webhook receiver did not start');
+    if (!(await guarded(waitUntil(() => answers(floorBase), 120_000, 500)))) throw new Error('the floor process did not start');
     // PostgreSQL backends name their database in their process title; the server's own processes (and other
     // databases' backends, e.g. tests running beside us) are shown apart.
     const pgDatabase = /postgresql-url=\S*\/([^/?\s]+)/.exec(cmdlineOf(infra.mongo.pid))?.[1];
     cpuGroups = [
       { name: 'store: FerretDB', roots: [infra.mongo.pid] },
       ...(pgDatabase ? [{ name: 'store: postgres, our database', comm: 'postgres', cmdline: ` ${pgDatabase} ` }] : []),
-      { name: 'postgres: shared + other databases', comm: 'postgres' },
+      // The server's own writers (shared with other databases on the server, so outside the per-invoice totals).
+      ...['walwriter', 'checkpointer', 'background writer'].map((p) => ({ name: `postgres: ${p} (shared)`, comm: 'postgres', cmdline: `postgres: ${p}` })),
+      { name: 'postgres: other databases', comm: 'postgres' },
       { name: 'Temporal', roots: [infra.temporal.pid] },
       { name: 'API', roots: [api.proc.pid] },
       { name: 'worker', roots: [worker.proc.pid] },
+      { name: 'webhook receiver', roots: [receiver.proc.pid] },
+      { name: 'floor process', roots: [floor.proc.pid] },
       { name: 'bench (load generator)', self: true },
     ];
-    const partner = await createPartner({ name: 'Bench ERP e2e', mode: 'test' });
-    await updatePartner(partner.partnerId, { rateLimitPerMinute: 1_000_000_000 }); // measure the work, not the budget
     const sme = async (trn: string): Promise<Sme> => {
       const s = await connectSme({ partnerId: partner.partnerId, trn, name: `Bench SME ${trn}` });
       return { smeId: s.smeId, trn, headers: { 'X-API-Key': partner.apiKey, 'X-API-Secret': partner.apiSecret, 'x-erp-partner-secret': s.connectionSecret } };
     };
-    console.log(`\nStorage: ${infra.mongo.how}\nTemporal: ${infra.temporal.how}\nLogs of the API and worker: ${logDir}\nCPUs: ${os.cpus().length}`);
+    const durability = pgUrl ? `synchronous_commit=${await synchronousCommit(pgUrl)}` : 'SQLite, synchronous=normal';
+    console.log(`\nStorage: ${infra.mongo.how}; ${durability}\nWebhooks: on, to a receiver process that verifies each signature\nTemporal: ${infra.temporal.how}\nLogs of the API and worker: ${logDir}\nCPUs: ${os.cpus().length}`);
 
     const [smeA, smeB, smeC, smeWarm] = [await sme(TRNS[0]), await sme(TRNS[1]), await sme(TRNS[2]), await sme(TRNS[3])];
     await runPhase(`warm-up: ${WARM_UP} invoices (not reported)`, smeWarm, WARM_UP, (d) => burstLoad(smeWarm, 'w', WARM_UP, d));
+    await guarded(runFloor(floorBase, cpuGroups, { count: WARM_UP, writes: 1, concurrency: 100 }));
+    const writes0 = pgUrl ? await rowWrites(pgUrl) : 0;
     const a = await runPhase(`(a) burst: ${BURST} invoices, bulk 100 per request, 4 clients`, smeA, BURST, (d) => burstLoad(smeA, 'a', BURST, d));
     printPhase(a);
+    // The floor makes as many store writes per invoice as ours did in (a) (rows PostgreSQL wrote, warm-up excluded).
+    const writes1 = pgUrl ? await rowWrites(pgUrl) : 0;
+    const writes = Number(env.BENCH_FLOOR_WRITES) || Math.round((writes1 - writes0) / a.acknowledged);
+    if (!writes) throw new Error('no store writes counted (FerretDB on SQLite?): set BENCH_FLOOR_WRITES');
+    const floorA = await guarded(runFloor(floorBase, cpuGroups, { count: BURST, writes, concurrency: 400 }));
+    const floorWrites = pgUrl ? ((await rowWrites(pgUrl)) - writes1) / floorA.count : NaN;
+    console.log(`  store rows written per invoice: ours ${fmt((writes1 - writes0) / a.acknowledged)}, floor ${fmt(floorWrites)} (PostgreSQL pg_stat_user_tables)`);
+    const ratios = [printBesideFloor(a, floorA)];
+    const floors = [floorA];
     const steadyCount = (STEADY_SECONDS * 1000) / STEADY_INTERVAL_MS;
     const b = await runPhase(`(b) steady: single POSTs at ${1000 / STEADY_INTERVAL_MS}/s for ${STEADY_SECONDS} s`, smeB, steadyCount, () => steadyLoad(smeB, 'b', STEADY_SECONDS));
     printPhase(b);
+    floors.push(await guarded(runFloor(floorBase, cpuGroups, { count: steadyCount, writes, intervalMs: STEADY_INTERVAL_MS })));
+    ratios.push(printBesideFloor(b, floors[1]));
     let c: Phase | null = null;
     if (!SKIP_GROWTH) {
       const template = await Invoice.collection.findOne({ smeId: smeA.smeId, status: 'acknowledged' });
@@ -290,9 +367,12 @@ async function main(): Promise<void> {
       console.log(`\n(c) growth: ${GROWTH} acknowledged invoices (history of ${template.history.length}) inserted in ${fmt(seedS)} s (${fmt(GROWTH / seedS, 0)}/s); ${await Invoice.estimatedDocumentCount()} invoices stored`);
       c = await runPhase(`(c) burst again on the grown store: ${BURST} invoices`, smeC, BURST, (d) => burstLoad(smeC, 'c', BURST, d));
       printPhase(c);
+      floors.push(await guarded(runFloor(floorBase, cpuGroups, { count: BURST, writes, concurrency: 400 })));
+      ratios.push(printBesideFloor(c, floors[2]));
+      console.log(`  floor vs floor (a): completed/s ${fmt((100 * floors[2].perS) / floorA.perS, 0)} %`);
       console.log(`  vs (a): acknowledged/s ${fmt((100 * c.acknowledgedPerS) / a.acknowledgedPerS, 0)} %, accepted/s ${fmt((100 * c.acceptedPerS) / a.acceptedPerS, 0)} %, p50 ${fmt(c.p50 / a.p50, 2)}x, p99 ${fmt(c.p99 / a.p99, 2)}x`);
     }
-    printTargets(a, b, c, [a, b, ...(c ? [c] : [])]);
+    printTargets(a, b, c, [a, b, ...(c ? [c] : [])], floors, ratios);
     console.log(`\nTotal benchmark time ${fmt((Date.now() - started) / 1000, 0)} s.`);
   } finally {
     await stopAll();

@@ -18,7 +18,7 @@ export const DATA_DIR = path.join(PROJECT_ROOT, '.data');
  * `npm test`: free ports, in-memory Temporal, throw-away data dir, headless.
  * Both reuse TEMPORAL_ADDRESS / MONGODB_URI when those are reachable.
  */
-export async function provisionInfra(kind: 'dev' | 'test', env: NodeJS.ProcessEnv = process.env): Promise<Infra> {
+export async function provisionInfra(kind: 'dev' | 'test', env: NodeJS.ProcessEnv = process.env, opts: { durable?: boolean } = {}): Promise<Infra> {
   const namespace = env.TEMPORAL_NAMESPACE || 'default';
   const runDir = kind === 'dev' ? DATA_DIR : path.join(DATA_DIR, `test-${process.pid}`);
   const logDir = path.join(runDir, 'logs');
@@ -29,7 +29,8 @@ export async function provisionInfra(kind: 'dev' | 'test', env: NodeJS.ProcessEn
     logDir,
     database: kind === 'dev' ? 'einvoice' : 'einvoice_test',
     postgresUrl: env.EINVOICE_POSTGRES_URL === 'off' ? false : env.EINVOICE_POSTGRES_URL || undefined,
-    postgresDatabase: kind === 'dev' ? 'einvoice' : `einvoice_test_${process.pid}`,
+    // durable (bench:e2e): a throw-away database named apart from the tests', so it keeps synchronous_commit (postgres.ts).
+    postgresDatabase: kind === 'dev' ? 'einvoice' : `einvoice_${opts.durable ? 'bench' : 'test'}_${process.pid}`,
     throwAway: kind === 'test',
   });
   let temporal: TemporalHandle;
