@@ -55,6 +55,9 @@ function statusOf(i: number): { status: string; heldReason: string | null } {
   return { status: 'draft', heldReason: r === 99 ? 'seller_trn_unknown' : null };
 }
 
+/** Delivered and acknowledged invoices were handed over to the ASP, except reserved-TRN ones (1 in 10 here). */
+const handedOver = (status: string, i: number) => (status === 'delivered' || status === 'acknowledged') && i % 10 !== 0;
+
 let serial = 0;
 /** n invoices of scope, created over the last SPAN_DAYS (the newest of each fill first in time order at random). */
 async function fill(scope: { partnerId: string | null; smeId: string }, n: number): Promise<void> {
@@ -70,7 +73,7 @@ async function fill(scope: { partnerId: string | null; smeId: string }, n: numbe
       return {
         _id: randomUUID(), ...scope, tenantId: scope.partnerId ? null : TENANT_ID, mode: 'live', number, issueYear: scope.partnerId ? createdAt.getUTCFullYear() : 0, issueDate,
         sellerTrn: TEMPLATE.seller.trn, status, reason: status === 'rejected' ? 'BR-AE-01' : null, run: 1, history: status === 'draft' ? [] : history,
-        body: { ...TEMPLATE, number, issueDate }, externalRef: null, originKey: null, documentUuid: randomUUID(), heldReason, aspSubmissionId: null,
+        body: { ...TEMPLATE, number, issueDate }, externalRef: null, originKey: null, documentUuid: randomUUID(), heldReason, aspSubmissionId: handedOver(status, i) ? `SUB-${number}` : null,
         ackRef: status === 'acknowledged' ? `ACK-${i}` : null, source: null, tenantInvoiceType: scope.partnerId ? null : 'sale', tenantInput: null, creditChargedRun: null,
         createdAt, updatedAt: history[history.length - 1].at,
       };
