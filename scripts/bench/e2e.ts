@@ -323,7 +323,7 @@ async function main(): Promise<void> {
       // The server's own writers (shared with other databases on the server, so outside the per-invoice totals).
       // Their titles read `postgres: 15/main: walwriter`. The postmaster's time is mostly exited backends' (of any database).
       ...['walwriter', 'checkpointer', 'background writer'].map((p) => ({ name: `postgres: ${p} (shared)`, comm: 'postgres', cmdline: `: ${p}` })),
-      { name: 'postgres: postmaster, exited backends (shared)', comm: 'postgres', cmdline: ' -D ' },
+      { name: 'postgres: exited backends (shared)', comm: 'postgres', cmdline: ' -D ' },
       { name: 'postgres: other databases', comm: 'postgres' },
       { name: 'Temporal', roots: [infra.temporal.pid] },
       { name: 'API', roots: [api.proc.pid] },
