@@ -107,34 +107,34 @@ export async function rotateTenantSecret(tenantId: string, opts: RotationOptions
 }
 
 /** A new secret for the partner's webhooks; during the overlap each webhook carries both signatures. */
-export async function rotatePartnerWebhookSecret(partnerId: string, opts: RotationOptions): Promise<RotatedWebhookSecret> {
-  const now = opts.now ?? new Date();
-  const partner = await Partner.findById(partnerId, { webhookSecret: 1 }).lean<PartnerDoc>();
-  if (!partner) throw new AdminError('partner_not_found', `no partner ${partnerId}`);
-  const webhookSecret = randomToken('whsec_', 32);
-  const until = previousValidUntil(now, opts.overlapMs);
-  await recordCredentialChange(opts.actor, { action: 'rotate_webhook_secret', subjectType: 'partner', subjectId: partnerId, previousSecretValidUntil: until }, now);
-  await changeOnce(Partner, { _id: partnerId, webhookSecret: partner.webhookSecret }, {
-    webhookSecret,
-    previousWebhookSecret: until ? partner.webhookSecret : null,
-    previousWebhookSecretValidUntil: until,
-  }, `partner ${partnerId}`);
-  return { webhookSecret, previousSecretValidUntil: iso(until) };
+export function rotatePartnerWebhookSecret(partnerId: string, opts: RotationOptions): Promise<RotatedWebhookSecret> {
+  return rotateWebhookSecret('partner', partnerId, opts);
 }
 
 /** The same for a tenant's status updates. */
-export async function rotateTenantWebhookSecret(tenantId: string, opts: RotationOptions): Promise<RotatedWebhookSecret> {
+export function rotateTenantWebhookSecret(tenantId: string, opts: RotationOptions): Promise<RotatedWebhookSecret> {
+  return rotateWebhookSecret('tenant', tenantId, opts);
+}
+
+/** What a webhook secret's owner (a partner or a tenant) keeps of it. */
+interface WebhookSecretHolder {
+  _id: string;
+  webhookSecret: string;
+}
+
+async function rotateWebhookSecret(subjectType: 'partner' | 'tenant', id: string, opts: RotationOptions): Promise<RotatedWebhookSecret> {
+  const model = subjectType === 'partner' ? Partner : Tenant;
   const now = opts.now ?? new Date();
-  const tenant = await Tenant.findById(tenantId, { webhookSecret: 1 }).lean<TenantDoc>();
-  if (!tenant) throw new AdminError('tenant_not_found', `no tenant ${tenantId}`);
+  const holder = await (model as typeof Partner).findById(id, { webhookSecret: 1 }).lean<WebhookSecretHolder>();
+  if (!holder) throw new AdminError(`${subjectType}_not_found`, `no ${subjectType} ${id}`);
   const webhookSecret = randomToken('whsec_', 32);
   const until = previousValidUntil(now, opts.overlapMs);
-  await recordCredentialChange(opts.actor, { action: 'rotate_webhook_secret', subjectType: 'tenant', subjectId: tenantId, previousSecretValidUntil: until }, now);
-  await changeOnce(Tenant, { _id: tenantId, webhookSecret: tenant.webhookSecret }, {
+  await recordCredentialChange(opts.actor, { action: 'rotate_webhook_secret', subjectType, subjectId: id, previousSecretValidUntil: until }, now);
+  await changeOnce(model, { _id: id, webhookSecret: holder.webhookSecret }, {
     webhookSecret,
-    previousWebhookSecret: until ? tenant.webhookSecret : null,
+    previousWebhookSecret: until ? holder.webhookSecret : null,
     previousWebhookSecretValidUntil: until,
-  }, `tenant ${tenantId}`);
+  }, `${subjectType} ${id}`);
   return { webhookSecret, previousSecretValidUntil: iso(until) };
 }
 
