@@ -81,6 +81,11 @@ export interface InvoiceParty {
   passportNumber?: string;
   passportCountry?: string;
   tradeLicenseNumber?: string;
+  /**
+   * Buyer identifier (IBT-046) when the buyer has no TRN, trade licence or passport: set by the Tenant API
+   * mapping for B2C buyers (tenant-invoice-input.ts); not in the Partner API schema.
+   */
+  identifier?: string;
 }
 
 export interface DeliveryAddress {
@@ -107,6 +112,8 @@ export interface InvoiceLine {
   classificationCodeScheme?: 'HS';
   unitOfMeasureCode?: string;
   itemType?: ItemType;
+  /** BTAE-09 type of goods or services subject to the reverse charge (Tenant API lines); not in the Partner API schema. */
+  goodsType?: string;
   discountAmount?: number;
   chargeAmount?: number;
 }
@@ -134,6 +141,8 @@ export interface InvoiceCreateBody {
   paymentAccountIdentifier?: string;
   paymentAccountName?: string;
   paymentTermsNote?: string;
+  /** Free text for the document note (IBT-022): the Tenant API's `notes`; not in the Partner API schema. */
+  notes?: string;
   lines: InvoiceLine[];
 }
 

@@ -169,7 +169,7 @@ function checkLine(f: Findings, line: InvoiceLine, i: number, typeCode: string):
         `${p}.classificationCode`,
         `${p}.classificationCode is required on a reverse-charge line: send the HS code of the goods (PINT-AE ibr-174-ae needs an item standard identifier on reverse-charge lines)`,
       );
-    } else if (info.category === 'reverse_charge_designated_zone' && !goodsTypeFromHsCode(line.classificationCode)) {
+    } else if (info.category === 'reverse_charge_designated_zone' && !line.goodsType && !goodsTypeFromHsCode(line.classificationCode)) {
       f.add(
         'goods_type_unknown',
         `${p}.classificationCode`,
@@ -265,7 +265,7 @@ function checkParties(f: Findings, body: InvoiceCreateBody, kind: DocumentKind):
     const b = body.buyer;
     const pas = (b.legalRegistrationType ?? 'TIN') === 'PAS';
     const bTrn = buyerTrn(body);
-    if (!bTrn && partyCountry(b) === 'AE' && !pas && !b.tradeLicenseNumber) {
+    if (!bTrn && partyCountry(b) === 'AE' && !pas && !b.tradeLicenseNumber && !b.identifier) {
       f.add('trn_required', 'buyer.trn', `buyer.trn is required for a UAE buyer (PINT-AE ibr-135-ae needs a buyer identifier): ${BUYER_ID_HINT}`);
     }
     if (!bTrn && hasReverseCharge(body)) {

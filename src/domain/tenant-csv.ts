@@ -37,7 +37,23 @@ const ARABIC_NAME_COLUMNS: readonly string[] = ['sellerLegalNameArabic', 'buyerL
 export const TENANT_CSV_COLUMNS = TENANT_CSV_COLUMNS_ARABIC.filter((c) => !ARABIC_NAME_COLUMNS.includes(c)) as readonly PlainCsvColumn[];
 type PlainCsvColumn = Exclude<(typeof TENANT_CSV_COLUMNS_ARABIC)[number], 'sellerLegalNameArabic' | 'buyerLegalNameArabic'>;
 
-export type TenantCsvColumn = (typeof TENANT_CSV_COLUMNS_ARABIC)[number];
+/**
+ * The optional reason column (issue 35): `reasonCode` right after referencedInvoiceNumber, in either variant.
+ * An empty cell on a credit or debit note row is DEFAULT_CSV_REASON_CODE; the headers without it still work.
+ */
+export const CSV_REASON_COLUMN = 'reasonCode';
+/** SPEC 2.2 reasonCode of a CSV note whose reason cell is empty or absent: "other" (BTAE-03 DL8.61.1.C). */
+export const DEFAULT_CSV_REASON_CODE = 'OtherAdjustment';
+
+export type TenantCsvColumn = (typeof TENANT_CSV_COLUMNS_ARABIC)[number] | typeof CSV_REASON_COLUMN;
+
+function withReason(columns: readonly TenantCsvColumn[]): readonly TenantCsvColumn[] {
+  return columns.flatMap((c) => (c === 'referencedInvoiceNumber' ? [c, CSV_REASON_COLUMN] : [c]));
+}
+
+/** The two variants with the reason column. */
+export const TENANT_CSV_COLUMNS_WITH_REASON = withReason(TENANT_CSV_COLUMNS);
+export const TENANT_CSV_COLUMNS_ARABIC_WITH_REASON = withReason(TENANT_CSV_COLUMNS_ARABIC);
 
 /** Columns that describe one line; every other column describes the invoice and must repeat on each of its rows. */
 const LINE_COLUMNS: ReadonlySet<TenantCsvColumn> = new Set<TenantCsvColumn>([
@@ -70,6 +86,8 @@ export interface RowError {
 /** Which header variant a file uses, and the column order to read records with. */
 export interface TenantCsvHeader {
   variant: 'plain' | 'arabic';
+  /** Whether the optional reasonCode column is there. */
+  reasonColumn: boolean;
   columns: readonly TenantCsvColumn[];
 }
 
@@ -116,11 +134,13 @@ function normalizeHeaderName(name: string): string {
  */
 export function readTenantCsvHeader(fields: readonly string[]): TenantCsvHeader | RowError {
   const got = fields.map(normalizeHeaderName);
-  for (const [variant, columns] of [
-    ['plain', TENANT_CSV_COLUMNS],
-    ['arabic', TENANT_CSV_COLUMNS_ARABIC],
+  for (const [variant, reasonColumn, columns] of [
+    ['plain', false, TENANT_CSV_COLUMNS],
+    ['arabic', false, TENANT_CSV_COLUMNS_ARABIC],
+    ['plain', true, TENANT_CSV_COLUMNS_WITH_REASON],
+    ['arabic', true, TENANT_CSV_COLUMNS_ARABIC_WITH_REASON],
   ] as const) {
-    if (got.length === columns.length && columns.every((c, i) => c.toLowerCase() === got[i])) return { variant, columns };
+    if (got.length === columns.length && columns.every((c, i) => c.toLowerCase() === got[i])) return { variant, reasonColumn, columns };
   }
   return { row: 1, invoiceNumber: null, column: null, code: 'invalid_header', message: headerProblem(fields, got) };
 }
@@ -128,7 +148,10 @@ export function readTenantCsvHeader(fields: readonly string[]): TenantCsvHeader 
 /** Compares the header with the variant it is closest to (Arabic when it mentions an Arabic column). */
 function headerProblem(fields: readonly string[], got: string[]): string {
   const wantsArabic = got.some((g) => g.endsWith('legalnamearabic'));
-  const expected: readonly string[] = wantsArabic ? TENANT_CSV_COLUMNS_ARABIC : TENANT_CSV_COLUMNS;
+  const wantsReason = got.includes(CSV_REASON_COLUMN.toLowerCase());
+  const expected: readonly string[] = wantsArabic
+    ? wantsReason ? TENANT_CSV_COLUMNS_ARABIC_WITH_REASON : TENANT_CSV_COLUMNS_ARABIC
+    : wantsReason ? TENANT_CSV_COLUMNS_WITH_REASON : TENANT_CSV_COLUMNS;
   const expectedLower = expected.map((c) => c.toLowerCase());
   const missing = expected.filter((c) => !got.includes(c.toLowerCase()));
   const unexpected = fields.filter((f, i) => !expectedLower.includes(got[i])).map((f) => f.replace(BOM, '').trim());
@@ -139,7 +162,8 @@ function headerProblem(fields: readonly string[], got: string[]): string {
   return (
     `The header row is not a Tenant CSV header: ${parts.join('; ')}. ` +
     `Send this header row, in this order: ${TENANT_CSV_COLUMNS.join(',')} ` +
-    `(or, with Arabic names: ${TENANT_CSV_COLUMNS_ARABIC.join(',')}).`
+    `(or, with Arabic names: ${TENANT_CSV_COLUMNS_ARABIC.join(',')}); ` +
+    `either may add the optional reasonCode column right after referencedInvoiceNumber.`
   );
 }
 
@@ -177,6 +201,7 @@ const INVOICE_PATHS: Readonly<Record<string, TenantCsvColumn>> = {
   invoiceType: 'invoiceType',
   currency: 'currency',
   referencedInvoiceNumber: 'referencedInvoiceNumber',
+  reasonCode: 'reasonCode',
   notes: 'notes',
   'seller.trn': 'sellerTrn',
   'seller.name': 'sellerName',
@@ -225,7 +250,7 @@ export class TenantCsvCollector {
   /** The header variant once header() accepted it. */
   get variant(): TenantCsvHeader['variant'] | null {
     if (!this.columns) return null;
-    return this.columns === TENANT_CSV_COLUMNS_ARABIC ? 'arabic' : 'plain';
+    return this.columns.includes('sellerLegalNameArabic') ? 'arabic' : 'plain';
   }
 
   /** Invoices seen so far (distinct numbers). */
@@ -358,6 +383,7 @@ export class TenantCsvCollector {
 /** Maps one group to the standard input shape; empty cells become absent fields. */
 function toInvoiceInput(number: string, firstRow: CsvRow, lines: TenantLine[]): TenantInvoiceInput {
   const first = firstRow.cells;
+  const note = first.invoiceType === 'credit_note' || first.invoiceType === 'debit_note';
   const input = compact({
     number,
     issueDate: first.issueDate,
@@ -368,6 +394,7 @@ function toInvoiceInput(number: string, firstRow: CsvRow, lines: TenantLine[]): 
     buyer: toBuyer(first),
     lines,
     referencedInvoiceNumber: first.referencedInvoiceNumber,
+    reasonCode: first.reasonCode || (note ? DEFAULT_CSV_REASON_CODE : undefined),
     notes: first.notes,
   });
   // Required fields may be absent (empty cells); readTenantInvoice reports them with their paths.

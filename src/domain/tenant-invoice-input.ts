@@ -35,8 +35,19 @@
 //   OtherAdjustment -> 05 (other, DL8.61.1.C). Other values are refused (invalid_body): SPEC 2.2 lists only
 //   the values seen, and guessing a legal reason for the authority is worse than asking. A debit note's
 //   reasonCode is checked but not mapped (the internal model has credit reasons only).
-// - Not mapped, because InvoiceCreateBody has no field for them (the service stores the original input):
-//   notes, sellerInvoiceReference, lines[].sellerItemId, lines[].marginScheme, seller.designatedZone.
+// - notes -> the document note (IBT-022, cbc:Note after the document's title; SPEC 2.2 "appears in the
+//   authority-facing XML"). Not mapped, because InvoiceCreateBody has no field for them (the service stores the
+//   original input): sellerInvoiceReference, lines[].sellerItemId, lines[].marginScheme, seller.designatedZone.
+// - Reverse charge: lines (and alternative items) take goodsType (BTAE-09, GoodsType.gc codes) and hsCode (the
+//   item standard identifier); tenant-rule-checks.ts names what a reverse-charge line lacks.
+// - Credit and debit notes: the referenced invoice's issue date comes from the invoice the service holds under
+//   referencedInvoiceNumber (same tenant and mode, looked up by the caller and handed in as `originals`);
+//   referencedInvoiceIssueDate, when sent, overrides it (an original issued before the tenant used us).
+// - Document type (rule 3 and the official rules): credit_note, debit_note as sent; every line exempt or out
+//   of scope -> commercial_invoice (ibr-151-ae; not for credit notes, which become type 81 by themselves);
+//   a sale without buyer TRN below 10,000 AED -> simplified_tax_invoice; else tax_invoice.
+// - B2C: a UAE buyer without TRN or trade licence gets a customer reference (IBT-046, ibr-135-ae; see
+//   tenant-rule-checks.ts customerReference).
 //   buyerReference (customer PO or reference) becomes purchaseOrderReference.
 // - invoiceType purchase -> internal invoiceType purchase, documentType tax_invoice; the body's `trn` is then
 //   the buyer's (the tenant's side of a purchase, see invoice-facts.ts smeRole): buyer.trn, else the tenant's.
@@ -52,6 +63,7 @@ import { isIsoDate, jsonPath, TYPE_NAMES } from './invoice-schema';
 import type { CreditNoteReasonCode, DocumentType, FieldError, InvoiceCreateBody, InvoiceLine, InvoiceParty, PartyAddress } from './invoice-types';
 import { dec, fils } from './money';
 import { computeTotals, type InvoiceTotals } from './totals';
+import { customerReference, GOODS_TYPE_CODES, GOODS_TYPE_HINT, onlyExemptOrOutOfScope } from './tenant-rule-checks';
 import {
   TENANT_INVOICE_TYPES,
   TENANT_REASON_CODES,
@@ -65,6 +77,7 @@ import {
   type TenantInputRefusal,
   type TenantInvoiceInput,
   type TenantInvoiceType,
+  type ReferencedOriginal,
   type TenantRegistration,
   type TenantTaxCategory,
   type TenantTaxName,
@@ -100,6 +113,9 @@ const trn = () => str().pattern(/^\d{15}$/);
 const arabicName = () => str().max(300).allow('');
 const unit = () => str().custom((v: string, h) => (UNECE_REC20.has(v) ? v : h.error('unit.unknown')), 'UN/ECE Rec 20 code');
 const clientAmount = () => Joi.number();
+/** Reverse-charge line fields (additive): BTAE-09 code, and the HS code (digits, dots allowed). */
+const goodsType = () => str().valid(...GOODS_TYPE_CODES).description(`Reverse-charge lines: type of goods or services subject to the reverse charge (PINT-AE BTAE-09, GoodsType code list): ${GOODS_TYPE_HINT}. May be left out when hsCode's heading names one of them.`);
+const hsCode = () => str().max(20).pattern(/^\d{4}[\d.]*$/).description('Reverse-charge lines: the HS code of the goods (written as the item standard identifier, PINT-AE ibr-174-ae), e.g. "8517.13".');
 const notesOnly = (schema: Joi.Schema) => schema.when('invoiceType', { is: Joi.valid('credit_note', 'debit_note'), then: Joi.required() });
 
 const tenantAddress = Joi.object({
@@ -142,6 +158,8 @@ const standardLine = Joi.object({
   taxCategory: str().valid(...TENANT_TAX_CATEGORIES).required(),
   discountAmount: Joi.number().min(0),
   marginScheme: Joi.boolean(),
+  goodsType: goodsType(),
+  hsCode: hsCode(),
 });
 
 /** SPEC 2.2 InvoiceCreateInput (POST /v1/invoices). Unknown fields are refused. */
@@ -156,9 +174,9 @@ export const tenantInvoiceInputSchema: Joi.ObjectSchema<TenantInvoiceInput> = Jo
   lines: Joi.array().items(standardLine).min(1).required(),
   sellerInvoiceReference: str().max(200),
   buyerReference: str().max(200),
-  notes: str().max(2000),
-  referencedInvoiceNumber: notesOnly(str().max(64)),
-  referencedInvoiceIssueDate: date(),
+  notes: str().max(2000).description('Free text; written as the document note (IBT-022) of the PINT-AE XML, after the document title.'),
+  referencedInvoiceNumber: notesOnly(str().max(64)).description('Credit and debit notes: the number of the invoice adjusted. When the service holds it (same tenant and mode), its issue date is taken from there.'),
+  referencedInvoiceIssueDate: date().description('Optional: the issue date of the referenced invoice; needed only when the service does not hold that invoice, and overrides the stored date when sent.'),
   reasonCode: notesOnly(str().valid(...TENANT_REASON_CODES)),
   totals: Joi.object({
     subtotal: clientAmount(),
@@ -194,6 +212,8 @@ const alternativeItem = Joi.object({
   tax: str().max(50),
   taxLedger: str().max(50),
   lineTotal: clientAmount(),
+  goodsType: goodsType(),
+  hsCode: hsCode(),
 });
 
 /** SPEC 2.2 rule 4, the alternative payload shape (always a sale). Unknown fields are refused. */
@@ -528,14 +548,17 @@ function sellerParty(p: PartyInput, tenant: TenantRegistration): InvoiceParty {
 }
 
 function buyerParty(p: PartyInput): InvoiceParty {
+  const country = p.country ?? 'AE';
+  const b2c = !p.trn && !p.tradeLicenseNumber && country === 'AE' && p.name && p.address;
   return compact({
     name: p.name ?? '',
     legalNameArabic: p.legalNameArabic || undefined,
-    country: p.country ?? 'AE',
+    country,
     address: p.address,
     trn: p.trn || undefined, // '' is B2C: no TRN
     email: p.email,
     tradeLicenseNumber: p.tradeLicenseNumber,
+    identifier: b2c ? customerReference({ name: p.name!, address: p.address }) : undefined,
   });
 }
 
@@ -583,7 +606,7 @@ function standardClaims(v: TenantInvoiceInput): Claim[] {
   return claims;
 }
 
-function fromStandard(v: TenantInvoiceInput, tenant: TenantRegistration): Mapped {
+function fromStandard(v: TenantInvoiceInput, tenant: TenantRegistration, originals: ReadonlyMap<string, ReferencedOriginal>): Mapped {
   const sellerCountry = v.seller.country ?? 'AE';
   const buyerCountry = v.buyer.country ?? 'AE';
   const seller = sellerParty({ ...v.seller, address: v.seller.address && standardAddress(v.seller.address, sellerCountry) }, tenant);
@@ -597,6 +620,8 @@ function fromStandard(v: TenantInvoiceInput, tenant: TenantRegistration): Mapped
       taxCategory: l.taxCategory,
       unitOfMeasureCode: l.unit ?? DEFAULT_TENANT_UNIT,
       discountAmount: l.discountAmount,
+      goodsType: l.goodsType,
+      classificationCode: l.hsCode,
     }),
   );
   const note = v.invoiceType === 'credit_note' || v.invoiceType === 'debit_note';
@@ -607,10 +632,11 @@ function fromStandard(v: TenantInvoiceInput, tenant: TenantRegistration): Mapped
     dueDate: v.dueDate,
     invoiceType: v.invoiceType === 'purchase' ? ('purchase' as const) : ('sale' as const),
     precedingInvoiceNumber: note ? v.referencedInvoiceNumber : undefined,
-    precedingInvoiceIssueDate: note ? v.referencedInvoiceIssueDate : undefined,
+    precedingInvoiceIssueDate: note ? (v.referencedInvoiceIssueDate ?? (v.referencedInvoiceNumber ? originals.get(v.referencedInvoiceNumber)?.issueDate : undefined)) : undefined,
     creditNoteReasonCode: v.invoiceType === 'credit_note' && v.reasonCode ? TENANT_REASON_CODE_MAP[v.reasonCode as keyof typeof TENANT_REASON_CODE_MAP] : undefined,
     currency: 'AED' as const,
     purchaseOrderReference: v.buyerReference,
+    notes: v.notes,
     seller,
     buyer,
     lines,
@@ -643,6 +669,8 @@ function fromAlternative(v: TenantAlternativeInput, taxes: ItemTax[], tenant: Te
       taxCategory: taxCategoryOf(taxes[i].name, buyer.country),
       unitOfMeasureCode: DEFAULT_TENANT_UNIT,
       discountAmount: item.discount,
+      goodsType: item.goodsType,
+      classificationCode: item.hsCode,
     }),
   );
   const claims: Claim[] = [];
@@ -687,8 +715,12 @@ function totalsFindings(claims: Claim[], totals: InvoiceTotals): Finding[] {
 }
 
 /** SPEC 2.2 rule 3: which document a type becomes, and whether it is the simplified profile. */
-function documentTypeOf(type: TenantInvoiceType, buyerTrn: string | undefined, totals: InvoiceTotals): { documentType: DocumentType; profile: TenantDraft['profile'] } {
-  if (type === 'credit_note' || type === 'debit_note') return { documentType: type, profile: 'standard' };
+function documentTypeOf(type: TenantInvoiceType, body: InvoiceCreateBody, totals: InvoiceTotals): { documentType: DocumentType; profile: TenantDraft['profile'] } {
+  const buyerTrn = body.buyer.trn;
+  if (type === 'credit_note') return { documentType: type, profile: 'standard' };
+  // ibr-151-ae: a 380 document needs a line neither exempt nor out of scope; 480 is the one the rules allow.
+  if (onlyExemptOrOutOfScope(body.lines)) return { documentType: 'commercial_invoice', profile: 'standard' };
+  if (type === 'debit_note') return { documentType: type, profile: 'standard' };
   if (type === 'sale' && !buyerTrn && fils(totals.taxInclusive) < SIMPLIFIED_LIMIT_FILS) {
     return { documentType: 'simplified_tax_invoice', profile: 'simplified' };
   }
@@ -706,7 +738,11 @@ function isAlternativeShape(body: Record<string, unknown>): boolean {
  * Reads a Tenant API invoice body (either shape) for a registered tenant: the draft in the internal model,
  * with documentType, totals and profile, or the refusal with its SPEC 7.2 code and every finding.
  */
-export function readTenantInvoice(input: unknown, tenant: TenantRegistration): { draft: TenantDraft } | { refusal: TenantInputRefusal } {
+export function readTenantInvoice(
+  input: unknown,
+  tenant: TenantRegistration,
+  originals: ReadonlyMap<string, ReferencedOriginal> = new Map(),
+): { draft: TenantDraft } | { refusal: TenantInputRefusal } {
   if (!isObject(input)) return refusal([finding('invalid_body', '', 'the body must be a JSON object (InvoiceCreateInput)', 'invalid_type')]);
   const alternative = isAlternativeShape(input);
   const { value, error } = (alternative ? tenantAlternativeInputSchema : tenantInvoiceInputSchema).validate(input, OPTIONS);
@@ -718,12 +754,12 @@ export function readTenantInvoice(input: unknown, tenant: TenantRegistration): {
   // Amounts are only computable from a readable body with known taxes.
   if (findings.some((f) => f.kind === 'invalid_body' || f.kind === 'unknown_tax' || f.kind === 'unknown_tax_ledger')) return refusal(findings);
 
-  const mapped = alternative ? fromAlternative(value as unknown as TenantAlternativeInput, taxes, tenant) : fromStandard(value as unknown as TenantInvoiceInput, tenant);
+  const mapped = alternative ? fromAlternative(value as unknown as TenantAlternativeInput, taxes, tenant) : fromStandard(value as unknown as TenantInvoiceInput, tenant, originals);
   const totals = computeTotals(mapped.body);
   findings.push(...totalsFindings(mapped.claims, totals));
   if (findings.length > 0) return refusal(findings);
 
-  const { documentType, profile } = documentTypeOf(mapped.invoiceType, mapped.body.buyer.trn, totals);
+  const { documentType, profile } = documentTypeOf(mapped.invoiceType, mapped.body, totals);
   return {
     draft: {
       number: mapped.number,
@@ -748,6 +784,7 @@ const STANDARD_NAMES: readonly [RegExp, string][] = [
   [/^creditNoteReasonCode$/, 'reasonCode'],
   [/^purchaseOrderReference$/, 'buyerReference'],
   [/\.discountAmount$/, '.discountAmount'],
+  [/\.classificationCode$/, '.hsCode'],
 ];
 
 /** The same for the alternative shape: items, invoiceNumber, a party's legalName and its one-string address. */
@@ -755,6 +792,7 @@ const ALTERNATIVE_NAMES: readonly [RegExp, string][] = [
   [/^lines\[(\d+)\]\.description$/, 'items[$1].name'],
   [/^lines\[(\d+)\]\.discountAmount$/, 'items[$1].discount'],
   [/^lines\[(\d+)\]\.(vatRate|taxCategory)$/, 'items[$1].tax'],
+  [/^lines\[(\d+)\]\.classificationCode$/, 'items[$1].hsCode'],
   [/^lines(\[\d+\])?/, 'items$1'],
   [/^number$/, 'invoiceNumber'],
   [/^(seller|buyer)\.name$/, '$1.legalName'],

@@ -78,6 +78,10 @@ export interface TenantLine {
   /** Absolute, before VAT. */
   discountAmount?: number;
   marginScheme?: boolean;
+  /** Additive, reverse-charge lines: BTAE-09 type of goods or services (GoodsType.gc code, ibr-166-ae/ibr-006-ae). */
+  goodsType?: string;
+  /** Additive, reverse-charge lines: the HS code, written as the item standard identifier (ibr-174-ae). */
+  hsCode?: string;
 }
 
 /** SPEC 2.2 InvoiceCreateInput (body of POST /v1/invoices; also what one CSV invoice becomes). */
@@ -146,6 +150,9 @@ export interface TenantAlternativeItem {
   taxLedger?: string;
   /** VAT-exclusive line amount (quantity x unitPrice - discount); checked, not used. */
   lineTotal?: number;
+  /** Additive, as on the standard shape's lines (REVERSE_CHARGE items). */
+  goodsType?: string;
+  hsCode?: string;
 }
 
 export interface TenantAlternativeTotals {
@@ -164,6 +171,18 @@ export interface TenantAlternativeInput {
   buyer: TenantAlternativeParty;
   items: TenantAlternativeItem[];
   totals?: TenantAlternativeTotals;
+}
+
+/**
+ * What the service knows of an invoice a credit or debit note references (same tenant and mode), looked up by
+ * number before the body is read: the facts the note may leave out.
+ */
+export interface ReferencedOriginal {
+  issueDate: string;
+  /** VAT-inclusive total of the original, in fils. */
+  grossFils: bigint;
+  /** VAT-inclusive totals (fils) of the other credit notes against it that still count (not rejected). */
+  creditedFils: bigint;
 }
 
 /** What the tenant registered (admin tenant:create): the seller details a body may leave out. */

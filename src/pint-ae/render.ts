@@ -175,7 +175,9 @@ function buyerPlan(body: InvoiceCreateBody): PartyPlan {
   const b = body.buyer;
   if (trn && PINT_TRN_RE.test(trn)) return { endpoint: tinFromTrn(trn), trn };
   if (isExport(body)) return { endpoint: ENDPOINT_EXPORT, trn };
-  const identification = b.legalRegistrationType === 'PAS' && b.passportNumber ? b.passportNumber : b.tradeLicenseNumber;
+  // ibr-135-ae: a buyer without TRN is identified by passport, trade licence, else the identifier the Tenant
+  // API assigns a B2C buyer (IBT-046 has no scheme: the seller's own reference).
+  const identification = b.legalRegistrationType === 'PAS' && b.passportNumber ? b.passportNumber : (b.tradeLicenseNumber ?? b.identifier);
   return { endpoint: ENDPOINT_NO_TIN, identification, trn };
 }
 
@@ -224,7 +226,7 @@ function writeLine(sink: XmlSink, kind: DocumentKind, body: InvoiceCreateBody, i
     sink.leaf('cbc:ID', line.classificationCode, SCHEME_0160);
     sink.close();
   }
-  const goodsType = info.reverseCharge ? (info.goodsType ?? goodsTypeFromHsCode(line.classificationCode)) : undefined;
+  const goodsType = info.reverseCharge ? (line.goodsType ?? info.goodsType ?? goodsTypeFromHsCode(line.classificationCode)) : undefined;
   const goodsFlag = line.itemType === 'goods' && line.classificationCode;
   if (goodsType || line.classificationCode) {
     sink.open('cac:CommodityClassification');
@@ -285,7 +287,9 @@ function writeHeader(sink: XmlSink, body: InvoiceCreateBody, kind: DocumentKind,
   // ibr-127-ae: an invoice with an amount due needs a due date; without one, payment is due on issue.
   if (!credit) sink.leaf('cbc:DueDate', body.dueDate ?? body.issueDate);
   sink.leaf(credit ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode', kind.typeCode);
-  sink.leaf('cbc:Note', kind.title);
+  // ibr-sr-51 allows one document note: the Tenant API's notes follow the title there (SPEC 2.2: they appear
+  // in the authority-facing XML).
+  sink.leaf('cbc:Note', body.notes ? `${kind.title}: ${body.notes}` : kind.title);
   sink.leaf('cbc:DocumentCurrencyCode', 'AED');
 }
 

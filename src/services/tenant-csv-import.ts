@@ -9,8 +9,10 @@ import { insertEach } from '../db/insert-each';
 import { ServiceError } from '../domain/errors';
 import type { FieldError } from '../domain/invoice-types';
 import type { RowError, TenantCsvInvoice, CsvLocation } from '../domain/tenant-csv';
-import type { TenantDraft } from '../domain/tenant-invoice-types';
+import type { ReferencedOriginal, TenantDraft } from '../domain/tenant-invoice-types';
+import { computeAmounts } from '../domain/totals';
 import { readDraft, draftDocument, type TenantCaller } from './tenant-invoices';
+import { referencedOriginals } from './tenant-referenced-originals';
 
 /** What the import did with one invoice of the file. */
 export interface CsvInvoiceResult {
@@ -53,10 +55,16 @@ export async function importCsv(caller: TenantCaller, parsed: ParsedCsv, opts: {
   const errors: RowError[] = [...parsed.rowErrors];
   const results: CsvInvoiceResult[] = parsed.rejected.map((r) => ({ number: r.number, rows: r.rows, status: 'rejected' }));
   const good: ReadInvoice[] = [];
-  for (const csv of parsed.invoices) {
-    const problems = readProblems(caller, csv, parsed);
-    if ('draft' in problems) good.push({ csv, draft: problems.draft });
-    else {
+  // Notes are read last: an invoice the file itself brings may be the one a note references (its date and
+  // total then come from the file, unless the service already holds that number).
+  const originals = await referencedOriginals(caller, parsed.invoices.map((i) => i.input));
+  const isNote = (csv: TenantCsvInvoice) => csv.input.invoiceType === 'credit_note' || csv.input.invoiceType === 'debit_note';
+  for (const csv of [...parsed.invoices.filter((i) => !isNote(i)), ...parsed.invoices.filter(isNote)]) {
+    const problems = readProblems(caller, csv, parsed, originals);
+    if ('draft' in problems) {
+      good.push({ csv, draft: problems.draft });
+      if (!isNote(csv) && !originals.has(csv.number)) originals.set(csv.number, fromFile(problems.draft));
+    } else {
       errors.push(...problems.errors);
       results.push({ number: csv.number, rows: csv.rows, status: 'rejected' });
     }
@@ -80,10 +88,15 @@ export async function importCsv(caller: TenantCaller, parsed: ParsedCsv, opts: {
   return report();
 }
 
+/** An invoice of the file as the original of a note in the same file (nothing credited against it yet). */
+function fromFile(draft: TenantDraft): ReferencedOriginal {
+  return { issueDate: draft.body.issueDate, grossFils: computeAmounts(draft.body).taxInclusive, creditedFils: 0n };
+}
+
 /** The invoice read like a JSON body, or its problems as row errors. */
-function readProblems(caller: TenantCaller, csv: TenantCsvInvoice, parsed: ParsedCsv): { draft: TenantDraft } | { errors: RowError[] } {
+function readProblems(caller: TenantCaller, csv: TenantCsvInvoice, parsed: ParsedCsv, originals: ReadonlyMap<string, ReferencedOriginal>): { draft: TenantDraft } | { errors: RowError[] } {
   try {
-    return { draft: readDraft(caller, csv.input) };
+    return { draft: readDraft(caller, csv.input, originals) };
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err;
     const found = (err.meta?.errors as FieldError[] | undefined) ?? [{ code: err.code, path: String(err.meta?.path ?? ''), message: err.detail ?? err.title }];

@@ -7,8 +7,10 @@ import { isDuplicateKeyError } from '../db/duplicate-key';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import type { InvoiceListQuery } from '../domain/invoice-list-query';
 import { preSubmitCheck } from '../domain/pre-submit';
+import { checkIssueDate, warningsField } from '../domain/submission-rules';
 import { readTenantInvoice, tenantPathOf } from '../domain/tenant-invoice-input';
-import type { TenantDraft, TenantMode } from '../domain/tenant-invoice-types';
+import type { ReferencedOriginal, TenantDraft, TenantMode } from '../domain/tenant-invoice-types';
+import { creditCapFinding, reverseChargeFindings } from '../domain/tenant-rule-checks';
 import { tenantDraftView, tenantInvoiceView, type TenantDraftView, type TenantInvoiceRecord, type TenantInvoiceView } from '../domain/tenant-invoice-views';
 import { logger } from '../logger';
 import { startInvoiceWorkflow } from '../temporal/client';
@@ -17,6 +19,7 @@ import { findOwnedInvoice, listPage, type InvoiceScope } from './invoices-query'
 import { retryOwnedInvoice } from './invoices-lifecycle';
 import { mapLimited } from './map-limited';
 import { bodyDisplay, BODY_DISPLAY_FIELDS } from './invoice-workflow-display';
+import { referencedOriginals } from './tenant-referenced-originals';
 import { tenantRegistration } from './tenants';
 
 /** Who calls: the tenant, the mode its invoices live in, and the connector (X-Service-Source). */
@@ -57,12 +60,17 @@ export function assertTenantDeliveryConfigured(mode: TenantMode): void {
   }
 }
 
+/** Pre-submit findings the Tenant reverse-charge check reports in the tenant's words (lines[i].hsCode, goodsType). */
+const COVERED_BY_TENANT_CHECKS = new Set(['classification_code_required', 'goods_type_unknown']);
+
 /**
  * Reads a body (either payload shape), or throws the SPEC 7.2 refusal: 400 with its code and every finding,
- * 403 when the invoice's TRN is not the tenant's, 422 when PINT-AE's rules would refuse it (errors[]).
+ * 403 when the invoice's TRN is not the tenant's, 422 when PINT-AE's rules would refuse it (errors[]), when a
+ * note references an invoice the service does not hold and sends no date for it, or credits more than is left.
+ * `originals`: the invoices notes reference (referencedOriginals).
  */
-export function readDraft(caller: TenantCaller, input: unknown): TenantDraft {
-  const read = readTenantInvoice(input, tenantRegistration(caller.tenant));
+export function readDraft(caller: TenantCaller, input: unknown, originals: ReadonlyMap<string, ReferencedOriginal> = new Map()): TenantDraft {
+  const read = readTenantInvoice(input, tenantRegistration(caller.tenant), originals);
   if ('refusal' in read) {
     const { code, errors } = read.refusal;
     throw new ServiceError(400, code, 'Invalid request', `${errors[0]?.message ?? 'The body was refused'}${errors.length > 1 ? ` (and ${errors.length - 1} more; see errors)` : ''}`, { errors });
@@ -72,10 +80,20 @@ export function readDraft(caller: TenantCaller, input: unknown): TenantDraft {
     const path = draft.body.invoiceType === 'purchase' ? 'buyer.trn' : 'seller.trn';
     throw new ServiceError(403, 'trn_mismatch', 'Forbidden', `${path} ${draft.body.trn} is not the TRN this tenant is registered with (${caller.tenant.trn}); one tenant is one TRN.`, { path });
   }
+  checkIssueDate(draft.body.issueDate); // 400 issue_date_out_of_range (same path in both shapes and the CSV column)
+  const preceding = draft.body.precedingInvoiceNumber;
+  if (preceding && !draft.body.precedingInvoiceIssueDate) {
+    const message = `referencedInvoiceNumber ${preceding}: no invoice with this number in ${caller.mode} mode; send the number of one of this tenant's ${caller.mode} invoices, or, for an invoice issued outside this service, add referencedInvoiceIssueDate (YYYY-MM-DD) (a ${draft.invoiceType === 'debit_note' ? 'debit' : 'credit'} note names the invoice it adjusts and its date: PINT-AE ibr-055-ae, IBT-025/IBT-026)`;
+    throw new ServiceError(422, 'original_invoice_not_found', 'Unprocessable', message, { errors: [{ code: 'original_invoice_not_found', path: 'referencedInvoiceNumber', message }] });
+  }
+  const cap = creditCapFinding(draft, preceding ? originals.get(preceding) : undefined);
+  if (cap) throw new ServiceError(422, 'credit_exceeds_original', 'Unprocessable', cap.message, { errors: [cap] });
+  const own = reverseChargeFindings(draft.body, draft.shape);
   const held = preSubmitCheck(draft.body);
-  if (held) {
-    const errors = held.heldErrors.map((e) => ({ ...e, path: tenantPathOf(e.path, draft.shape) }));
-    throw new ServiceError(422, 'pint_ae_validation_failed', 'Unprocessable', `PINT-AE would refuse this invoice: ${errors[0]?.message ?? held.heldReason}${errors.length > 1 ? ` (and ${errors.length - 1} more; see errors)` : ''}`, { errors });
+  if (held || own.length) {
+    const fromRules = (held?.heldErrors ?? []).filter((e) => !COVERED_BY_TENANT_CHECKS.has(e.code)).map((e) => ({ ...e, path: tenantPathOf(e.path, draft.shape) }));
+    const errors = [...own, ...fromRules];
+    throw new ServiceError(422, 'pint_ae_validation_failed', 'Unprocessable', `PINT-AE would refuse this invoice: ${errors[0]?.message ?? held?.heldReason}${errors.length > 1 ? ` (and ${errors.length - 1} more; see errors)` : ''}`, { errors });
   }
   return draft;
 }
@@ -111,7 +129,7 @@ export function duplicateNumber(caller: TenantCaller, number: string, existing?:
 
 /** POST /v1/invoices: stores a draft; nothing is sent to the authority until it is submitted. */
 export async function createDraft(caller: TenantCaller, input: unknown): Promise<TenantDraftView> {
-  const draft = readDraft(caller, input);
+  const draft = readDraft(caller, input, await referencedOriginals(caller, [input]));
   const doc = draftDocument(caller, draft, input);
   try {
     await Invoice.create(doc);
@@ -120,7 +138,7 @@ export async function createDraft(caller: TenantCaller, input: unknown): Promise
     const existing = await Invoice.findOne({ smeId: tenantNumberScope(caller.tenant._id, caller.mode), issueYear: 0, number: draft.number }, { _id: 1, status: 1 }).lean();
     throw duplicateNumber(caller, draft.number, existing);
   }
-  return tenantDraftView(doc as unknown as TenantInvoiceRecord);
+  return { ...tenantDraftView(doc as unknown as TenantInvoiceRecord), ...warningsField(checkIssueDate(draft.body.issueDate)) };
 }
 
 /**

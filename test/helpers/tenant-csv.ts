@@ -1,7 +1,13 @@
 // Builds Tenant bulk-import CSVs (SPEC 4.2) in code, for the CSV tests, the import test and the benchmark. By
 // default every invoice is valid: sale, AED, 2025-01-15, a UAE buyer with a well-formed TRN (starts with 1,
 // ends with 03), lines of EA or C62 at 5 % standard_5. badRows overwrites chosen cells to make chosen rows bad.
-import { TENANT_CSV_COLUMNS, TENANT_CSV_COLUMNS_ARABIC, type TenantCsvColumn } from '../../src/domain/tenant-csv';
+import {
+  TENANT_CSV_COLUMNS,
+  TENANT_CSV_COLUMNS_ARABIC,
+  TENANT_CSV_COLUMNS_ARABIC_WITH_REASON,
+  TENANT_CSV_COLUMNS_WITH_REASON,
+  type TenantCsvColumn,
+} from '../../src/domain/tenant-csv';
 
 /** One cell to overwrite: line `line` (default 0) of invoice `invoice` (both 0-based) gets `value` in `column`. */
 export interface BadRow {
@@ -14,6 +20,8 @@ export interface BadRow {
 export interface TenantCsvOptions {
   /** The variant with sellerLegalNameArabic and buyerLegalNameArabic (filled with Arabic names). */
   arabic?: boolean;
+  /** The optional reasonCode column after referencedInvoiceNumber (empty unless badRows fill it). */
+  reasonColumn?: boolean;
   /** Cells to overwrite, e.g. { invoice: 3, column: 'lineQty', value: 'abc' } for an invalid_number. */
   badRows?: BadRow[];
   /** Seller TRN on every row (the tenant's). */
@@ -48,7 +56,8 @@ export function csvCell(value: string): string {
 }
 
 /** The header row's cells for a variant. */
-export function csvHeader(arabic = false): readonly TenantCsvColumn[] {
+export function csvHeader(arabic = false, reasonColumn = false): readonly TenantCsvColumn[] {
+  if (reasonColumn) return arabic ? TENANT_CSV_COLUMNS_ARABIC_WITH_REASON : TENANT_CSV_COLUMNS_WITH_REASON;
   return arabic ? TENANT_CSV_COLUMNS_ARABIC : TENANT_CSV_COLUMNS;
 }
 
@@ -76,6 +85,7 @@ function rowCells(invoice: number, line: number, o: TenantCsvOptions): Record<Te
     lineVatRate: '0.05',
     lineTaxCategory: 'standard_5',
     referencedInvoiceNumber: '',
+    reasonCode: '',
     notes: '',
   };
 }
@@ -83,7 +93,7 @@ function rowCells(invoice: number, line: number, o: TenantCsvOptions): Record<Te
 /** The CSV lines one at a time (header first), each ending with the line ending: for streaming large files. */
 export function* tenantCsvLines(invoices: number, linesPerInvoice: number, options: TenantCsvOptions = {}): Generator<string> {
   const eol = options.eol ?? '\n';
-  const columns = csvHeader(options.arabic);
+  const columns = csvHeader(options.arabic, options.reasonColumn);
   const bad = new Map((options.badRows ?? []).map((b) => [`${b.invoice}/${b.line ?? 0}`, b] as const));
   const badFor = (i: number, l: number) => (options.badRows ?? []).filter((b) => b.invoice === i && (b.line ?? 0) === l);
   yield (options.bom ? '\uFEFF' : '') + columns.join(',') + eol;

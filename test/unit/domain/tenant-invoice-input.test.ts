@@ -183,9 +183,10 @@ describe('readTenantInvoice', () => {
       expect(r.errors[0].message).to.match(/positive quantities/);
     });
 
-    it('notes and sellerInvoiceReference are read but not mapped (no internal field)', () => {
+    it('notes become the document note (SPEC 2.2: they appear in the authority-facing XML); sellerInvoiceReference is not mapped', () => {
       const d = draftOf(standard((b) => Object.assign(b, { notes: 'Thank you', sellerInvoiceReference: 'ERP-1' })));
-      expect(JSON.stringify(d.body)).not.to.match(/Thank you|ERP-1/);
+      expect(d.body.notes).to.equal('Thank you');
+      expect(JSON.stringify(d.body)).not.to.match(/ERP-1/);
     });
   });
 
