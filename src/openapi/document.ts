@@ -122,7 +122,7 @@ function operationObject(op: Operation): Record<string, unknown> {
 
   const success = op.success;
   const successContent = success.schema || success.contentType
-    ? { content: { [success.contentType ?? 'application/json']: { ...(success.schema ? { schema: ref(success.schema) } : {}), ...examplesOf(success.examples) } } }
+    ? { content: { [success.contentType ?? 'application/json']: { ...(success.schema ? { schema: ref(success.schema) } : {}), ...examplesOf(success.examples) }, ...alternateContent(success.alsoContentTypes) } }
     : {};
   const responses: Record<string, unknown> = {
     [success.status]: { description: success.description, ...(isRateLimited(op.surface) ? { headers: rateLimitHeaders(false) } : {}), ...successContent },
@@ -149,6 +149,11 @@ function operationObject(op: Operation): Record<string, unknown> {
     ...(op.surface === 'admin' ? { servers: [ADMIN_SERVER] } : {}),
     'x-surface': op.surface,
   };
+}
+
+/** Other representations of a success answer (content negotiation): text, or bytes for a PDF. */
+function alternateContent(types: string[] | undefined): Record<string, unknown> {
+  return Object.fromEntries((types ?? []).map((t) => [t, { schema: t === 'application/pdf' ? { type: 'string', format: 'binary' } : { type: 'string' } }]));
 }
 
 function rawBodySchema(contentType: string): JsonSchema {

@@ -24,12 +24,16 @@ export interface Operation {
   rawBody?: { contentType: string; description: string };
   query?: QuerySchemaName;
   idempotency?: 'required' | 'optional';
-  success: { status: number; description: string; schema?: ResponseSchemaName; contentType?: string; examples?: Record<string, unknown> };
+  success: { status: number; description: string; schema?: ResponseSchemaName; contentType?: string; examples?: Record<string, unknown>; alsoContentTypes?: string[] };
   /** Codes this operation raises beyond those of its surface (see document.ts SURFACE_ERRORS), by HTTP status. */
   errors?: Record<number, string[]>;
 }
 
 const invoiceNotFound = { 404: ['not_found'] };
+
+/** GET .../invoices/{id}/document: the representations (src/rendition). */
+const DOCUMENT_NEGOTIATION =
+  'Accept: `application/xml` (default, also for `*/*` or no Accept): the PINT-AE XML exactly as stored and handed to the ASP. `text/html` or `application/pdf`: a human-readable rendition of that XML, labels in English and Arabic: parties (Arabic legal names, TRNs, addresses, registration), type, number, dates, references, every line, the VAT breakdown and totals as in the XML, payment means and terms, notes, the transaction-type flags in words, and, once delivered, the delivery evidence (ASP submission id, ackRef, status times, SHA-256 of the XML). `?format=xml|html|pdf` overrides Accept. Any other type: 406 `not_acceptable`, naming the three. 404 until the invoice is transformed.';
 
 export const OPERATIONS: Operation[] = [
   // ---- Partner API: key and secret only -------------------------------------------------------------------
@@ -85,7 +89,7 @@ export const OPERATIONS: Operation[] = [
     success: { status: 202, description: 'Requeued: a new pipeline run.', schema: 'InvoiceQueued', examples: { queued: ex.queuedExample } },
     errors: { ...invoiceNotFound, 409: ['invalid_state_transition', 'invoice_held'], 429: ['retry_rate_limited'] },
   },
-  { method: 'get', path: '/v1/partner/invoices/:id/document', surface: 'partner', summary: 'The PINT-AE XML as stored', success: { status: 200, description: 'The UBL document.', contentType: 'application/xml' }, errors: invoiceNotFound },
+  { method: 'get', path: '/v1/partner/invoices/:id/document', surface: 'partner', summary: 'The PINT-AE XML as stored, or its bilingual rendition (HTML, PDF)', description: DOCUMENT_NEGOTIATION, success: { status: 200, description: 'The UBL document, or its rendition.', contentType: 'application/xml', alsoContentTypes: ['text/html', 'application/pdf'] }, errors: { ...invoiceNotFound, 406: ['not_acceptable'] } },
   { method: 'get', path: '/v1/partner/invoices/:id/evidence', surface: 'partner', summary: 'Evidence of the hand-overs to the accredited provider', success: { status: 200, description: 'Submissions and the provider\'s answers.', schema: 'Object' }, errors: invoiceNotFound },
   { method: 'get', path: '/v1/partner/invoices/:id/webhook-deliveries', surface: 'partner', summary: 'Webhook deliveries of an invoice', success: { status: 200, description: 'Every delivery row, attempts summarised.', schema: 'WebhookDeliveryList' }, errors: invoiceNotFound },
   {
@@ -113,6 +117,7 @@ export const OPERATIONS: Operation[] = [
     errors: { 400: ['invalid_body'], 503: ['provider_not_configured'] },
   },
   { method: 'get', path: '/v1/invoices', surface: 'tenant', summary: 'List invoices', query: 'InvoiceListQuery', success: { status: 200, description: 'Newest first, cursor paginated.', schema: 'TenantInvoiceList' }, errors: { 400: ['invalid_body'] } },
+  { method: 'get', path: '/v1/invoices/:id/document', surface: 'tenant', summary: 'The PINT-AE XML as stored, or its bilingual rendition (HTML, PDF)', description: DOCUMENT_NEGOTIATION, success: { status: 200, description: 'The UBL document, or its rendition.', contentType: 'application/xml', alsoContentTypes: ['text/html', 'application/pdf'] }, errors: { ...invoiceNotFound, 406: ['not_acceptable'] } },
   { method: 'get', path: '/v1/invoices/:id', surface: 'tenant', summary: 'Read an invoice (poll every 2 to 5 minutes while non-terminal)', success: { status: 200, description: 'The invoice, its pipeline and errors.', schema: 'TenantInvoice' }, errors: invoiceNotFound },
   {
     method: 'post', path: '/v1/invoices/:id/retry', surface: 'tenant', summary: 'Retry a rejected or blocked invoice', idempotency: 'required',

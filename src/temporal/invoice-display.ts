@@ -69,6 +69,7 @@ export function invoiceDetails(f: InvoiceDisplayFacts): string {
     ...(f.issueDate ? [`- Issue date: ${f.issueDate}`] : []),
     '',
     `- Status and history: ${statusPath(f.surface, f.invoiceId)}`,
+    `- The document (XML; bilingual HTML or PDF with ?format=html|pdf): ${statusPath(f.surface, f.invoiceId)}/document`,
     `- Retry a rejected or blocked invoice: ${retryHint(f.surface, f.invoiceId)}`,
     '- Why it is where it is: Current Details (beside this panel)',
   ].join('\n');

@@ -1,12 +1,15 @@
 import type { SmeRouter } from '../../http/request-state';
-import { getInvoiceDocument, getInvoiceEvidence } from '../../services/invoices-query';
+import { getInvoiceEvidence } from '../../services/invoices-query';
+import { answerInvoiceDocument } from '../../rendition/invoice-rendition';
 import { invoiceScope } from './invoice-routes';
 
-/** The invoice's records: the PINT-AE XML as stored, and the evidence of its hand-overs to the ASP. */
+/**
+ * The invoice's records: the PINT-AE XML as stored, or its bilingual rendition (Accept: text/html or
+ * application/pdf, or ?format=), and the evidence of its hand-overs to the ASP.
+ */
 export function registerInvoiceDocument(router: SmeRouter): void {
   router.get('/invoices/:id/document', async (ctx) => {
-    ctx.body = await getInvoiceDocument(invoiceScope(ctx), ctx.params.id);
-    ctx.type = 'application/xml; charset=utf-8';
+    await answerInvoiceDocument(ctx, invoiceScope(ctx), ctx.params.id);
   });
 
   router.get('/invoices/:id/evidence', async (ctx) => {

@@ -3,6 +3,7 @@ import type { PartnerRouter, SmeRouter, Validated } from '../../http/request-sta
 import { validate } from '../../http/validate';
 import { xmlBody, type XmlBodyState } from '../../http/xml-body';
 import { dryRunInvoice, validateUblDocument } from '../../services/invoice-validation';
+import { findingsPage } from '../../rendition/findings-page';
 import { invoiceBody, invoiceOwner } from './invoice-routes';
 
 /**
@@ -20,9 +21,16 @@ export function registerInvoiceValidation(router: SmeRouter): void {
  * POST /v1/partner/documents/validate: any UBL document as application/xml, answered exactly as `einvoice
  * validate` prints it. Partner credentials only, like validate-trn: no TRN is checked, nothing about an SME read.
  * Mounted before the SME-scoped routes, whose jsonBody() would refuse XML: xmlBody() reads the raw body itself.
+ * Accept: text/html (preferred over JSON) answers the same findings as an HTML page, beside the document's
+ * bilingual rendition when it can be read as an invoice or credit note.
  */
 export function registerDocumentValidation(router: PartnerRouter): void {
   router.post<XmlBodyState>('/documents/validate', xmlBody(), (ctx) => {
-    ctx.body = validateUblDocument(ctx.state.xml);
+    const findings = validateUblDocument(ctx.state.xml);
+    ctx.vary('Accept');
+    if (ctx.accepts('application/json', 'text/html') === 'text/html') {
+      ctx.body = findingsPage(findings, ctx.state.xml);
+      ctx.type = 'text/html; charset=utf-8';
+    } else ctx.body = findings;
   });
 }

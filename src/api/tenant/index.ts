@@ -10,6 +10,7 @@ import { registerAuthToken, TOKEN_BODY_LIMIT } from './auth-route';
 import { registerTenantCreditNotes } from './credit-note-routes';
 import { registerTenantInvoices } from './invoice-routes';
 import { registerTenantBulk } from './bulk-route';
+import { registerTenantInvoiceDocument } from './invoice-document-route';
 import { ROUTER_OPTIONS } from '../../http/router-options';
 
 /**
@@ -32,6 +33,7 @@ export function tenantRouters(): Router[] {
   const json = new Router<TenantState>({ prefix: '/v1', ...ROUTER_OPTIONS });
   json.use(...bearer, jsonBody());
   registerTenantInvoices(json);
+  registerTenantInvoiceDocument(json);
   registerTenantCreditNotes(json);
   return [open, csv, json] as Router[];
 }
