@@ -3,6 +3,8 @@
 // refused naming the official rule, the JSON path or CSV column, and what to send instead.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { InvoiceDocument } from '../../src/db/models';
 import type { AspSimulator } from '../../src/provider/simulator';
 import { startAspSimulator, stopAspSimulator } from '../helpers/asp-simulator';
@@ -203,6 +205,21 @@ describe('Tenant API spec edges (issue 35, cases 1-6) over HTTP', function () {
       expectTenantError(noAddress, 422, 'pint_ae_validation_failed');
       expect(findings(noAddress)).to.include('address_required buyer.address');
     });
+  });
+
+  it('the Tenant fixtures of the README (JSON invoice, Arabic CSV with the old header) still go through', async () => {
+    const trn = randomTrn();
+    const t = await newTenant({ trn });
+    const fixtures = path.join(__dirname, '../fixtures/tenant');
+    const invoice = JSON.parse(fs.readFileSync(path.join(fixtures, 'invoice.json'), 'utf8'));
+    invoice.seller.trn = trn;
+    await acknowledged(t, invoice);
+    const csv = fs.readFileSync(path.join(fixtures, 'invoices-arabic.csv'), 'utf8').replaceAll('100234567800003', trn);
+    const res = await upload(t, csv);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.errors).to.deep.equal([]);
+    expect(res.body.invoices.rejected).to.equal(0);
+    await submitted(t, res.body.results[0].id);
   });
 
   describe('sandbox mode (the ASP simulator validates the XML it receives)', () => {

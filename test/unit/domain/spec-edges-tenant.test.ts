@@ -5,6 +5,14 @@ import { expect } from 'chai';
 import { preSubmitCheck } from '../../../src/domain/pre-submit';
 import { readTenantInvoice } from '../../../src/domain/tenant-invoice-input';
 import type { ReferencedOriginal, TenantDraft, TenantRegistration } from '../../../src/domain/tenant-invoice-types';
+import {
+  DEFAULT_CSV_REASON_CODE,
+  readTenantCsvHeader,
+  TENANT_CSV_COLUMNS,
+  TENANT_CSV_COLUMNS_ARABIC,
+  TENANT_CSV_COLUMNS_ARABIC_WITH_REASON,
+  TENANT_CSV_COLUMNS_WITH_REASON,
+} from '../../../src/domain/tenant-csv';
 import { creditCapFinding, customerReference, reverseChargeFindings } from '../../../src/domain/tenant-rule-checks';
 import { renderInvoice } from '../../../src/pint-ae/render';
 import { describeFatal, officialValidator } from '../pint-ae/render-helpers';
@@ -69,6 +77,20 @@ describe('Tenant API spec edges (issue 35, cases 1-6): mapping and the official 
     const over = creditCapFinding(d, { issueDate: '2025-01-20', grossFils: 157_500n, creditedFils: 100n });
     expect(over).to.include({ code: 'credit_exceeds_original', path: 'lines' });
     expect(over!.message).to.contain('1574.00 AED');
+  });
+
+  it('2. CSV headers: the optional reasonCode column right after referencedInvoiceNumber, in both variants; the old headers still read', () => {
+    expect(TENANT_CSV_COLUMNS_WITH_REASON.slice(TENANT_CSV_COLUMNS_WITH_REASON.indexOf('referencedInvoiceNumber'))).to.deep.equal(['referencedInvoiceNumber', 'reasonCode', 'notes']);
+    expect(readTenantCsvHeader([...TENANT_CSV_COLUMNS])).to.deep.include({ variant: 'plain', reasonColumn: false });
+    expect(readTenantCsvHeader([...TENANT_CSV_COLUMNS_ARABIC])).to.deep.include({ variant: 'arabic', reasonColumn: false });
+    expect(readTenantCsvHeader([...TENANT_CSV_COLUMNS_WITH_REASON])).to.deep.include({ variant: 'plain', reasonColumn: true });
+    expect(readTenantCsvHeader([...TENANT_CSV_COLUMNS_ARABIC_WITH_REASON])).to.deep.include({ variant: 'arabic', reasonColumn: true });
+    // The reason column elsewhere: the message gives the order.
+    const misplaced = [...TENANT_CSV_COLUMNS.filter((c) => c !== 'notes'), 'notes', 'reasonCode'];
+    const err = readTenantCsvHeader(misplaced);
+    expect(err).to.include({ code: 'invalid_header' });
+    expect((err as { message: string }).message).to.contain('out of order').and.contain('reasonCode column right after referencedInvoiceNumber');
+    expect(DEFAULT_CSV_REASON_CODE).to.equal('OtherAdjustment');
   });
 
   it('3. notes are the document note, after the title (one cbc:Note: ibr-sr-51)', async () => {
