@@ -20,7 +20,7 @@ const TENANT_CODES: Record<string, string> = {
   idempotency_key_required: 'idempotency_required',
 };
 
-export const TENANT_API_PREFIXES = ['/v1/invoices', '/v1/credit-notes', '/v1/auth'];
+export const TENANT_API_PREFIXES = ['/v1/invoices', '/v1/credit-notes', '/v1/auth', '/v1/records'];
 
 export function isTenantPath(path: string): boolean {
   return TENANT_API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));

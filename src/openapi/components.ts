@@ -1,5 +1,6 @@
 // The named schemas of the document: request schemas are the very joi objects the routes validate with
 // (imported from where the routes import them), answers are the joi schemas of response-schemas.ts.
+import { recordsQuerySchema } from './records-operations';
 import type Joi from 'joi';
 import { bulkEnvelope } from '../api/partner/bulk-route';
 import { trnQuerySchema } from '../api/partner/validate-trn';
@@ -40,6 +41,7 @@ export const QUERY_SCHEMAS = {
   TrnQuery: trnQuerySchema,
   CreditsQuery: creditsQuerySchema,
   ModeQuery: modeQuerySchema,
+  RecordsQuery: recordsQuerySchema,
 } satisfies Record<string, Joi.Schema>;
 
 export const RESPONSE_SCHEMAS = {

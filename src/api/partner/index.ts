@@ -13,6 +13,7 @@ import { registerInvoices } from './invoice-routes';
 import { registerInvoiceDocument } from './invoice-document-route';
 import { registerWebhookDeliveries } from './webhook-delivery-routes';
 import { registerCredits } from './credit-routes';
+import { registerRecords } from './records-route';
 import { registerDocumentValidation, registerInvoiceValidation } from './validate-routes';
 import { ROUTER_OPTIONS } from '../../http/router-options';
 
@@ -39,6 +40,7 @@ export function partnerRouter(): Router {
   registerInvoiceDocument(smeScoped);
   registerWebhookDeliveries(smeScoped);
   registerCredits(smeScoped);
+  registerRecords(smeScoped);
   router.use(smeScoped.routes(), smeScoped.allowedMethods());
   return router;
 }

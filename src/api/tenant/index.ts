@@ -11,6 +11,7 @@ import { registerTenantCreditNotes } from './credit-note-routes';
 import { registerTenantInvoices } from './invoice-routes';
 import { registerTenantBulk } from './bulk-route';
 import { registerTenantInvoiceDocument } from './invoice-document-route';
+import { registerTenantRecords } from './records-route';
 import { ROUTER_OPTIONS } from '../../http/router-options';
 
 /**
@@ -35,5 +36,6 @@ export function tenantRouters(): Router[] {
   registerTenantInvoices(json);
   registerTenantInvoiceDocument(json);
   registerTenantCreditNotes(json);
+  registerTenantRecords(json);
   return [open, csv, json] as Router[];
 }

@@ -1,0 +1,151 @@
+// The store reads of an audit export: a period's invoices page by page on the indexed issueDate reads of the lists
+// (one keyset walk per day, domain/invoice-list-query.ts), their hand-over records, the exact XML sent and their
+// chain entries, a page at a time, so memory holds one page whatever the period's size.
+import mongoose from 'mongoose';
+import { AspSubmission, AspSubmissionDocument, Invoice, SmeConnection, Tenant, tenantNumberScope, type AspSubmissionDoc } from '../db/models';
+import { listFilter, LIST_SORT, type ListCursor } from '../domain/invoice-list-query';
+import { documentIdOf } from '../services/asp-evidence';
+import type { InvoiceScope } from '../services/invoices-query';
+import type { ChainEntry } from './chain-hash';
+import type { ChainHead } from './archive-layout';
+
+/** Whose invoices an export holds: a seller TRN and the invoice scopes that issue under it. */
+export interface ExportSource {
+  trn: string;
+  scopes: InvoiceScope[];
+  /** Only invoices of this mode (the CLI's --mode); undefined: every invoice of the scopes. */
+  mode?: string;
+  /** For the manifest and README: whose records these are. */
+  label: string;
+}
+
+export interface SourcedInvoice {
+  _id: string;
+  number: string;
+  issueDate: string;
+  status: string;
+  ackRef: string | null;
+  documentType: string;
+  submissions: Array<AspSubmissionDoc & { xml?: string | null }>;
+  /** The XML of each hand-over by run, as stored when it was sent. */
+  xmlByRun: Map<number, string>;
+  chain: ChainEntry[];
+}
+
+/** Invoices read per store round trip (with their XML: ~10 KB each). */
+export const EXPORT_PAGE = 100;
+const CHAIN_PAGE = 1000;
+
+/** The evidence chain's collection (model and append owned by src/records/chain-*). */
+const chainCollection = () => mongoose.connection.collection<ChainEntry>('evidence_chain');
+
+/** The stored entry without the store's own fields. */
+function entryOf(doc: ChainEntry): ChainEntry {
+  return { trn: doc.trn, seq: doc.seq, kind: doc.kind, invoiceId: doc.invoiceId, number: doc.number, at: doc.at, data: doc.data, prevHash: doc.prevHash, hash: doc.hash };
+}
+
+/** Every scope issuing under a TRN: the SMEs connected with it (any partner) and the tenant with it, in `mode`. */
+export async function scopesOfTrn(trn: string, mode: string): Promise<InvoiceScope[]> {
+  const smes = await SmeConnection.find({ trn }, { _id: 1, partnerId: 1 }).lean();
+  const tenants = await Tenant.find({ trn }, { _id: 1 }).lean();
+  return [...smes.map((s) => ({ partnerId: s.partnerId, smeId: s._id })), ...tenants.map((t) => ({ partnerId: null, smeId: tenantNumberScope(t._id, mode) }))];
+}
+
+/** Every day of [from, to] (YYYY-MM-DD), oldest first. */
+export function daysOf(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) days.push(new Date(t).toISOString().slice(0, 10));
+  return days;
+}
+
+interface InvoiceRow {
+  _id: string;
+  number: string;
+  issueDate: string;
+  status: string;
+  ackRef?: string | null;
+  mode: string;
+  createdAt: Date;
+  body?: { documentType?: string };
+}
+
+/**
+ * The handed-over invoices of [from, to], a page at a time: per scope, per day, newest first by the list's keyset
+ * ({smeId, issueDate, createdAt, _id} index; a one-day window is the list's indexed read of that day). Invoices never handed over (drafts, held, queued, refused before the
+ * ASP) are no delivered record and are left out.
+ */
+export async function* sourcedPages(source: ExportSource, from: string, to: string): AsyncGenerator<SourcedInvoice[]> {
+  for (const scope of source.scopes) {
+    for (const day of daysOf(from, to)) {
+      let cursor: ListCursor | undefined;
+      do {
+        const filter = listFilter(scope, { from: day, to: day, cursor, limit: EXPORT_PAGE });
+        const rows = await Invoice.find(filter, { number: 1, issueDate: 1, status: 1, ackRef: 1, mode: 1, createdAt: 1, 'body.documentType': 1 }).sort(LIST_SORT).limit(EXPORT_PAGE).lean<InvoiceRow[]>();
+        const last = rows[rows.length - 1];
+        cursor = rows.length === EXPORT_PAGE && last ? { createdAt: new Date(last.createdAt), id: last._id } : undefined;
+        const wanted = source.mode ? rows.filter((r) => r.mode === source.mode) : rows;
+        const page = await withEvidence(source.trn, wanted);
+        if (page.length) yield page;
+      } while (cursor);
+    }
+  }
+}
+
+/** A page's hand-over records, XML and chain entries, in three reads by id. */
+async function withEvidence(trn: string, rows: InvoiceRow[]): Promise<SourcedInvoice[]> {
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r._id);
+  const submissions = await AspSubmission.find({ invoiceId: { $in: ids } }, { refusedSignals: 0 }).lean<Array<AspSubmissionDoc & { xml?: string | null }>>();
+  if (!submissions.length) return [];
+  const documents = await AspSubmissionDocument.find({ _id: { $in: submissions.map((s) => s._id) } }, { xml: 1 }).lean();
+  const xmlOf = new Map(documents.map((d) => [d._id as string, d.xml]));
+  const chain = (await chainCollection().find({ trn, invoiceId: { $in: ids } }).sort({ seq: 1 }).toArray()).map((d) => entryOf(d as unknown as ChainEntry));
+  const out: SourcedInvoice[] = [];
+  for (const r of rows) {
+    const subs = submissions.filter((s) => s.invoiceId === r._id).sort((a, b) => a.run - b.run);
+    if (!subs.length) continue;
+    const xmlByRun = new Map<number, string>();
+    for (const s of subs) {
+      // Records opened before the XML moved to asp_submission_documents carry it themselves.
+      const xml = xmlOf.get(documentIdOf(r._id, s.run)) ?? s.xml ?? null;
+      if (xml !== null) xmlByRun.set(s.run, xml);
+    }
+    out.push({
+      _id: r._id, number: r.number, issueDate: r.issueDate, status: r.status, ackRef: r.ackRef ?? null,
+      documentType: r.body?.documentType ?? 'tax_invoice', submissions: subs, xmlByRun, chain: chain.filter((e) => e.invoiceId === r._id),
+    });
+  }
+  return out;
+}
+
+/** The TRN's last chain entry now. */
+export async function chainHead(trn: string): Promise<ChainHead> {
+  const [last] = await chainCollection().find({ trn }).sort({ seq: -1 }).limit(1).toArray();
+  return { trn, seq: last?.seq ?? null, hash: last?.hash ?? null };
+}
+
+/** Entries fromSeq..toSeq of the TRN's chain in order, a page at a time (keyset on the {trn, seq} unique index). */
+export async function* chainEntries(trn: string, fromSeq: number, toSeq: number): AsyncGenerator<ChainEntry> {
+  let next = fromSeq;
+  while (next <= toSeq) {
+    const page = await chainCollection().find({ trn, seq: { $gte: next, $lte: toSeq } }).sort({ seq: 1 }).limit(CHAIN_PAGE).toArray();
+    if (!page.length) return;
+    for (const doc of page) yield entryOf(doc as unknown as ChainEntry);
+    next = page[page.length - 1].seq + 1;
+  }
+}
+
+/** GET /v1/partner/records: the connected SME's invoices, under its TRN. */
+export function smeSource(partnerId: string, sme: { _id: string; trn: string }): ExportSource {
+  return { trn: sme.trn, scopes: [{ partnerId, smeId: sme._id }], label: `partner ${partnerId} sme ${sme._id}` };
+}
+
+/** GET /v1/records: the tenant's invoices of its current mode, under its TRN. */
+export function tenantSource(tenant: { _id: string; trn: string }, mode: string): ExportSource {
+  return { trn: tenant.trn, scopes: [{ partnerId: null, smeId: tenantNumberScope(tenant._id, mode) }], label: `tenant ${tenant._id} mode ${mode}` };
+}
+
+/** `einvoice records export --trn`: every SME and tenant issuing under the TRN, invoices of `mode` only. */
+export async function trnSource(trn: string, mode: string): Promise<ExportSource> {
+  return { trn, scopes: await scopesOfTrn(trn, mode), mode, label: `every SME and tenant of the TRN, mode ${mode}` };
+}
