@@ -179,9 +179,10 @@ function party(p: XmlElement | undefined, recordArabic?: string | null): PartyVi
   const regEl = child(legal, 'CompanyID');
   const contactEl = child(p, 'Contact');
   const recordName = recordArabic?.trim();
+  const shownLegal = legalName && !hasArabic(legalName) ? legalName : (all.find((s) => !hasArabic(s)) ?? legalName);
   return {
-    legalName: legalName && !hasArabic(legalName) ? legalName : (all.find((s) => !hasArabic(s)) ?? legalName),
-    tradeNames: names.filter((n) => n !== legalName && !hasArabic(n)),
+    legalName: shownLegal,
+    tradeNames: names.filter((n) => n !== shownLegal && !hasArabic(n)),
     arabicName: arabicInXml ?? (recordName || undefined),
     arabicNameFromRecord: !arabicInXml && !!recordName,
     trn: children(p, 'PartyTaxScheme').map((t) => textAt(t, 'CompanyID')).find((s) => !!s),

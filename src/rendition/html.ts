@@ -132,7 +132,7 @@ export function documentHtmlFragment(d: DocumentView): string {
     out.push('</div>');
   }
   if (d.deliveryDate || d.deliveryAddress) {
-    out.push(`<h2>${lab('delivery')}</h2><table class="kv">${row('issueDate', d.deliveryDate)}`);
+    out.push(`<h2>${lab('delivery')}</h2><table class="kv">${row('deliveryDate', d.deliveryDate)}`);
     const a = addressLines(d.deliveryAddress);
     if (a.lines.length) out.push(row('address', a.lines.map(v).join('<br>'), true));
     out.push('</table>');

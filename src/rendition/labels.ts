@@ -40,6 +40,7 @@ export const LABELS = {
   receipt: L('Receipt advice', 'إشعار الاستلام'),
   creditReason: L('Credit reason', 'سبب الإشعار الدائن'),
   delivery: L('Delivery', 'التسليم'),
+  deliveryDate: L('Delivery date', 'تاريخ التسليم'),
   transactionType: L('Transaction type', 'نوع المعاملة'),
   noSpecialTransaction: L('No special transaction type', 'لا يوجد نوع معاملة خاص'),
   lines: L('Lines', 'البنود'),

@@ -33,6 +33,7 @@ const RTL_STRETCH = /[\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70
  * Arabic has its runs in reverse order.
  */
 export function visualRuns(s: string): Run[] {
+  if (!ARABIC_CHAR.test(s)) return [{ text: s, arabic: false }];
   const fonts = rendFonts();
   const runs: Run[][] = [];
   let last = 0;
@@ -108,10 +109,25 @@ class Writer {
     return arabic ? (bold ? 'arabicBold' : 'arabic') : bold ? 'latinBold' : 'latin';
   }
 
+  /** Recent widths: a cell is measured, then measured again as it is drawn (kept small: memory stays flat). */
+  private readonly widths = new Map<string, number>();
+  private color = '';
+
   width(s: string, size: number, bold = false): number {
-    let w = 0;
+    const key = `${size}|${bold ? 1 : 0}|${s}`;
+    let w = this.widths.get(key);
+    if (w !== undefined) return w;
+    w = 0;
     for (const r of visualRuns(s)) w += this.useFont(this.font(r.arabic, bold)).fontSize(size).widthOfString(r.text);
+    if (this.widths.size > 256) this.widths.clear();
+    this.widths.set(key, w);
     return w;
+  }
+
+  fill(color: string): void {
+    if (color === this.color) return;
+    this.color = color;
+    this.doc.fillColor(color);
   }
 
   /** One line of text at (x, y) within width: shrunk to fit when longer, aligned left or right. */
@@ -124,7 +140,7 @@ class Writer {
       w = this.width(s, size, opts.bold);
     }
     let cx = opts.align === 'right' ? x + width - w : x;
-    this.doc.fillColor(opts.color ?? '#1b1b1b');
+    this.fill(opts.color ?? '#1b1b1b');
     for (const r of visualRuns(s)) {
       this.useFont(this.font(r.arabic, !!opts.bold)).fontSize(size);
       if (r.arabic) reverseArabicLigatures((this.doc as unknown as { _font: EmbeddedFontLike })._font);
@@ -142,9 +158,17 @@ class Writer {
       if (!opts.measureOnly) this.line(s, x, y, width, opts);
       return size * 1.5;
     }
+    // Most cells fit on one line: drawn without pdfkit's line wrapper, which costs most of a long invoice's time.
+    if (this.width(s, size, opts.bold) <= width) {
+      if (!opts.measureOnly) this.line(s, x, y, width, opts);
+      return size * 1.4;
+    }
     this.useFont(this.font(false, !!opts.bold)).fontSize(size);
     const h = this.doc.heightOfString(s, { width });
-    if (!opts.measureOnly) this.doc.fillColor(opts.color ?? '#1b1b1b').text(s, x, y, { width });
+    if (!opts.measureOnly) {
+      this.fill(opts.color ?? '#1b1b1b');
+      this.doc.text(s, x, y, { width });
+    }
     return h;
   }
 
@@ -161,11 +185,12 @@ class Writer {
 
   newPage(): void {
     this.doc.addPage();
+    this.color = ''; // a new page starts with the default graphics state
     this.y = MARGIN;
   }
 
   heading(key: LabelKey): void {
-    this.ensure(30);
+    this.ensure(70); // with room for what follows: no heading alone at a page's foot
     this.y += 8;
     this.bilingual(LABELS[key], MARGIN, this.y, CONTENT_W, 10, true);
     this.y += 15;
@@ -257,7 +282,8 @@ const LINE_COLS: Col[] = [
 function tableHeader(w: Writer, cols: Col[]): void {
   w.ensure(40);
   let x = MARGIN;
-  w.doc.rect(MARGIN, w.y, CONTENT_W, 22).fillColor('#eeeeee').fill();
+  w.fill('#eeeeee');
+  w.doc.rect(MARGIN, w.y, CONTENT_W, 22).fill();
   for (const c of cols) {
     const b = LABELS[c.key];
     w.line(b.en, x + 2, w.y + 2, c.width - 4, { size: 6.5, color: GREY, align: c.right ? 'right' : 'left' });
@@ -370,7 +396,7 @@ function writeDocument(w: Writer, d: DocumentView): void {
   }
   if (d.deliveryDate || d.deliveryAddress) {
     w.heading('delivery');
-    w.kvRows([['issueDate', d.deliveryDate], ['address', addressLines(d.deliveryAddress).lines.join(', ')]]);
+    w.kvRows([['deliveryDate', d.deliveryDate], ['address', addressLines(d.deliveryAddress).lines.join(', ')]]);
   }
 
   w.heading('lines');
