@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { advanceInvoiceStatus, StatusChangeError } from '../src/services/invoice-status-writer';
 import { aspSteps, beginInvoiceRun, prepareInvoiceDocument, reserveDeliveryCredit, transformInvoice, validateInvoiceDocument, type PipelineDeps } from './invoice-pipeline';
 import { observed } from './observability';
-import { purgeExpired } from './purge-activities';
+import { purgeExpired, verifyEvidenceChainsStep } from './purge-activities';
 import { createWebhookDelivery, recordWebhookAttempt, sendWebhookAttempt } from './webhook-activities';
 
 export type ActivityDeps = PipelineDeps;
@@ -23,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     sendWebhookAttempt,
     recordWebhookAttempt,
     purgeExpired,
+    verifyEvidenceChainsStep,
   };
   // Outermost: the log context (invoice, workflow, run) and the step's duration and failures (./observability.ts).
   return observed(withStatusFailures(activities));

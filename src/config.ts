@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_RETENTION_YEARS, parseRetentionYears } from './records/retention';
 // Every environment variable the service reads, parsed once, with defaults.
 export interface Config {
   port: number;
@@ -59,6 +60,8 @@ export interface Config {
   workerMetricsPort: number | null;
   /** The interface the worker's /metrics listens on; loopback unless told otherwise (e.g. 0.0.0.0 in a container). */
   workerMetricsHost: string;
+  /** Years tax records are kept after the end of their issue date's calendar year (src/records/retention.ts). */
+  recordsRetentionYears: number;
 }
 
 /** 30 s, 2 min, 10 min, 30 min, 1 h, 3 h: the product owner's "30 s to 3 h" webhook backoff. */
@@ -107,6 +110,7 @@ function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     workerMetricsPort: !env.WORKER_METRICS_PORT || env.WORKER_METRICS_PORT === 'off' ? null : int(env, 'WORKER_METRICS_PORT', 9464),
     workerMetricsHost: env.WORKER_METRICS_HOST || '127.0.0.1',
+    recordsRetentionYears: env.RECORDS_RETENTION_YEARS ? parseRetentionYears(env.RECORDS_RETENTION_YEARS, 'RECORDS_RETENTION_YEARS') : DEFAULT_RETENTION_YEARS,
   };
 }
 

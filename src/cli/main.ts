@@ -7,6 +7,7 @@ const USAGE = `usage: einvoice <command> ...   (einvoice <command> --help for ea
   admin <subcommand> ...    partner:create | partner:update | sme:connect | tenant:create | tenant:update | credits:topup
                             *:rotate-secret | *:rotate-webhook-secret | sme:revoke | tenant:revoke-secret | partner:revoke
   ops <subcommand> ...      retry | stuck | find | reconcile | replay-webhook | webhook-deliveries
+  records <subcommand> ...  verify | purge | retention | hold | export (legal records, issue 34)
 
 Admin and ops commands connect to MONGODB_URI and TEMPORAL_ADDRESS as the API does, and print JSON.
 Exit status: 0 done, 1 refused or failed (one line on stderr), 2 bad arguments (one line on stderr).`;
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, () => Command> = {
   validate: () => (require('./validate-command') as typeof import('./validate-command')).validateCommand,
   admin: () => (require('./admin-command') as typeof import('./admin-command')).adminCommand,
   ops: () => (require('./ops-command') as typeof import('./ops-command')).opsCommand,
+  records: () => (require('./records-command') as typeof import('./records-command')).recordsCommand,
 };
 
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {

@@ -81,8 +81,9 @@ export const OPERATIONS: Operation[] = [
   },
   { method: 'get', path: '/v1/partner/invoices/:id', surface: 'partner', summary: 'Read an invoice: status, history, held errors', success: { status: 200, description: 'InvoiceStatus plus run, history, ackRef, and heldReason/heldErrors when held.', schema: 'InvoiceDetail', examples: { acknowledged: ex.invoiceDetailExample } }, errors: invoiceNotFound },
   {
-    method: 'delete', path: '/v1/partner/invoices/:id', surface: 'partner', summary: 'Delete an invoice that was not delivered', idempotency: 'optional',
-    success: { status: 204, description: 'Deleted.' }, errors: { ...invoiceNotFound, 409: ['invalid_state_transition'] },
+    method: 'delete', path: '/v1/partner/invoices/:id', surface: 'partner', summary: 'Delete an invoice that was never handed over', idempotency: 'optional',
+    description: 'Allowed for an invoice never handed over to the ASP (held, draft, queued, blocked_no_credit, or rejected before any hand-over): its deletion record (who, when, number, SHA-256 of the body) is kept and chained, then it is removed and its number freed. An invoice handed over in any run is a tax record and is never removed: 409 `handed_over` (issue a credit note to reverse it); one under legal hold: 409 `legal_hold`.',
+    success: { status: 204, description: 'Deleted.' }, errors: { ...invoiceNotFound, 409: ['invalid_state_transition', 'handed_over', 'legal_hold'] },
   },
   {
     method: 'post', path: '/v1/partner/invoices/:id/retry', surface: 'partner', summary: 'Retry a rejected, blocked or stranded draft invoice', idempotency: 'required',

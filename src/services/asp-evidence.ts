@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { AspSubmission, AspSubmissionDocument, Invoice, type AspSubmissionDoc } from '../db/models';
 import type { Submission } from '../provider/asp-api';
+import { chainAnswers, chainHandOver } from '../records/evidence-chain';
 
 export interface HandedOver {
   invoiceId: string;
@@ -53,15 +54,18 @@ async function insertOnce(insert: () => Promise<unknown>): Promise<void> {
 /** The ASP's answer to the hand-over: its submission id and the statuses it reports (openHandOver came first). */
 export async function recordHandOver(h: HandedOver): Promise<void> {
   const _id = documentIdOf(h.invoiceId, h.run);
+  // The evidence chain (src/records): the hand-over first, then what the ASP answered.
+  await chainHandOver(h);
   if (h.submissionId && !h.answer) {
     // The usual case of the in-process simulation: both facts in one write (a repeated step falls through to one each).
     const both = await AspSubmission.updateOne({ _id, submissionId: null, 'statusAt.UPLOADED': { $exists: false } }, { $set: { submissionId: h.submissionId, 'statusAt.UPLOADED': new Date().toISOString() } });
-    if (both.matchedCount === 1) return;
+    if (both.matchedCount === 1) return chainAnswers(h.invoiceId, h.run, 'handover');
   }
   if (h.submissionId) await AspSubmission.updateOne({ _id, submissionId: null }, { $set: { submissionId: h.submissionId } });
   if (h.answer) await recordAnswer(h.answer, 'submit');
   // The in-process simulation of test mode gives no answer: the hand-over time stands for UPLOADED.
   else await AspSubmission.updateOne({ _id, 'statusAt.UPLOADED': { $exists: false } }, { $set: { 'statusAt.UPLOADED': new Date().toISOString() } });
+  await chainAnswers(h.invoiceId, h.run, h.answer ? 'submit' : 'handover');
 }
 
 /** The evidence record an ASP answer is about, as recordAnswer reads it. */
@@ -93,12 +97,17 @@ export async function recordAnswer(sub: Submission, source: 'submit' | 'poll' | 
   const known = (record.statusAt ?? {}) as Record<string, string>;
   const times = statusTimes(sub);
   const fresh = Object.entries(times).filter(([status]) => !known[status]);
-  if (!fresh.length && (record.ackRef ?? null) === (sub.ackRef ?? null) && record.submissionId) return { invoiceId: record.invoiceId, run: record.run, changed: false };
+  if (!fresh.length && (record.ackRef ?? null) === (sub.ackRef ?? null) && record.submissionId) {
+    // Nothing new; chains what a crash after the last write may have left unchained (a no-op otherwise).
+    await chainAnswers(record.invoiceId, record.run, source);
+    return { invoiceId: record.invoiceId, run: record.run, changed: false };
+  }
   const $set: Record<string, unknown> = { mls: sub.mls, ackRef: sub.ackRef ?? record.ackRef ?? null, submissionId: sub.submissionId };
   for (const [status, at] of fresh) $set[`statusAt.${status}`] = at;
   await AspSubmission.updateOne({ _id: record._id }, { $set, $push: { answers: { at: new Date(), source, body: sub } } });
   // The acknowledgement reference is shown with the invoice itself too.
   if (sub.ackRef && !record.ackRef) await Invoice.updateOne({ _id: record.invoiceId }, { $set: { ackRef: sub.ackRef } });
+  await chainAnswers(record.invoiceId, record.run, source);
   return { invoiceId: record.invoiceId, run: record.run, changed: true };
 }
 

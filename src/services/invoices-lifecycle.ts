@@ -1,6 +1,9 @@
 // DELETE and retry (SPEC 3.1 last rows): state rules checked against the stored status, and the workflow
 // stopped or resumed to match.
-import { Invoice, InvoiceDocument, type InvoiceStatus } from '../db/models';
+import { AspSubmission, Invoice, InvoiceDocument, type InvoiceStatus } from '../db/models';
+import { canonicalJson, sha256Hex } from '../records/chain-hash';
+import { chainDeletion } from '../records/evidence-chain';
+import { retentionPolicies } from '../records/retention-policy';
 import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
@@ -20,27 +23,74 @@ const RETRY_LIMIT = { limit: 3, windowMs: 60 * 60 * 1000 };
 const invalidTransition = (action: string, status: string, allowed: readonly string[], hint: string) =>
   serviceErrors.conflict('invalid_state_transition', `Cannot ${action} an invoice that is ${status}; allowed from ${allowed.join(', ')}. ${hint}`, { status });
 
-/** Removes the invoice (kept in deleted_invoices for support) and terminates its workflow. */
-export async function deleteInvoice(scope: InvoiceScope, invoiceId: string): Promise<void> {
-  const inv = await findOwnedInvoice<{ _id: string; status: string }>(scope, invoiceId, { status: 1 });
+/**
+ * Removes an invoice that never reached the ASP (issue 34): one handed over in any run is a tax record, never
+ * removed (409 handed_over: a credit note reverses it), nor is one under legal hold. The deletion record (the
+ * archive in deleted_invoices and its evidence-chain entry) is written before the removal, so a crash between
+ * loses nothing; the removal frees the number (a held invoice's, SPEC 3.1).
+ */
+export async function deleteInvoice(scope: InvoiceScope, invoiceId: string, by = deleterOf(scope)): Promise<void> {
+  const inv = await findOwnedInvoice<DeletedInvoice>(scope, invoiceId, {});
   const refuse = (status: string) => invalidTransition('delete', status, DELETABLE, 'A delivered invoice is reversed with a credit note.');
   if (!DELETABLE.includes(inv.status as InvoiceStatus)) throw refuse(inv.status);
+  const runs = await handedOverRuns(inv._id);
+  if (runs.length) throw handedOver(inv, runs);
+  if ((await retentionPolicies()(inv)).hold) {
+    throw serviceErrors.conflict('legal_hold', 'This invoice (or its seller) is under legal hold: nothing of it may be removed until an operator lifts the hold (einvoice records hold --off).', { status: inv.status });
+  }
+  const document = await InvoiceDocument.findById(inv._id, { xml: 1, documentUuid: 1, run: 1 }).lean();
+  // The deletion record first. Written again by a repeated DELETE, the same record (the chain appends it once).
+  const archive = { ...(inv as Record<string, unknown>), document: document ?? null, deletedAt: new Date(), deletedBy: by };
+  await Invoice.db.collection('deleted_invoices').replaceOne({ _id: inv._id } as never, archive, { upsert: true });
+  await chainDeletion({ trn: inv.sellerTrn, invoiceId: inv._id, number: inv.number, by, bodySha256: sha256Hex(canonicalJson(inv.body)), status: inv.status });
   // Conditional on the status, so a workflow that moves the invoice on meanwhile wins and the DELETE is refused.
   const removed = await Invoice.findOneAndDelete({ _id: inv._id, partnerId: scope.partnerId, smeId: scope.smeId, status: { $in: DELETABLE } }).lean();
   if (!removed) {
     const now = await Invoice.findById(inv._id, { status: 1 }).lean();
     if (!now) return; // a concurrent DELETE removed it
+    await markDeletionAborted(inv._id);
     throw refuse(now.status);
   }
-  await InvoiceDocument.deleteOne({ _id: inv._id }).catch((err: unknown) => logger.warn({ err, invoiceId: inv._id }, 'document of a deleted invoice not removed'));
-  await Invoice.db
-    .collection('deleted_invoices')
-    .insertOne({ ...(removed as Record<string, unknown>), deletedAt: new Date() } as never)
-    .catch((err: unknown) => logger.warn({ err, invoiceId: inv._id }, 'deleted invoice not archived'));
+  // blocked_no_credit may be delivered after a top-up without leaving that status first: a hand-over that began
+  // while this DELETE ran puts the invoice back, and the DELETE is refused after all.
+  const late = await handedOverRuns(inv._id);
+  if (late.length) {
+    await Invoice.create(removed);
+    await markDeletionAborted(inv._id);
+    throw handedOver(inv, late);
+  }
+  await InvoiceDocument.deleteOne({ _id: inv._id }).catch((err: unknown) => logger.warn({ err, invoiceId: inv._id }, 'document of a deleted invoice not removed (its copy is in deleted_invoices)'));
   // If Temporal is away the workflow ends by itself: its next activity finds the invoice gone.
   await terminateInvoiceWorkflow(inv._id, 'invoice deleted through the Partner API').catch((err: unknown) =>
     logger.warn({ err, invoiceId: inv._id }, 'workflow of a deleted invoice not terminated'),
   );
+}
+
+type DeletedInvoice = { _id: string; status: string; number: string; sellerTrn: string; body: unknown; smeId: string; partnerId?: string | null; tenantId?: string | null; legalHold?: boolean | null };
+
+/** Who deleted, as the deletion record names them: the API caller's scope. */
+function deleterOf(scope: InvoiceScope): string {
+  return scope.partnerId ? `partner:${scope.partnerId} sme:${scope.smeId}` : scope.smeId;
+}
+
+/** The runs whose document went to the ASP (an evidence record is opened before the document leaves). */
+async function handedOverRuns(invoiceId: string): Promise<number[]> {
+  const rows = await AspSubmission.find({ invoiceId }, { run: 1 }).lean<{ run: number }[]>();
+  return rows.map((r) => r.run).sort((a, b) => a - b);
+}
+
+function handedOver(inv: { status: string; number: string }, runs: number[]): ServiceError {
+  return serviceErrors.conflict(
+    'handed_over',
+    `Invoice ${inv.number} was handed over to the ASP (run ${runs.join(', ')}): it is a tax record and is kept, with its number. To reverse it, issue a credit note (documentType credit_note, precedingInvoiceNumber ${inv.number}).`,
+    { status: inv.status, runs },
+  );
+}
+
+/** The deletion record of a DELETE that lost to the workflow: kept (the chain entry stays), marked so. */
+async function markDeletionAborted(invoiceId: string): Promise<void> {
+  await Invoice.db.collection('deleted_invoices').updateOne({ _id: invoiceId } as never, { $set: { deletionAborted: true } })
+    .catch((err: unknown) => logger.warn({ err, invoiceId }, 'aborted deletion not marked'));
 }
 
 /**

@@ -100,12 +100,13 @@ describe('invoice lifecycle: DELETE and retry (SPEC 3.1, 4.1, 8)', function () {
       });
     });
 
-    it('204 from rejected and from blocked_no_credit', async () => {
+    it('409 handed_over from rejected by the ASP (a tax record, issue 34); 204 from blocked_no_credit', async () => {
       const p = await newPartner();
       const { body: rejected } = await postInvoice(p, invoiceBody(p, (b) => (b.buyer.name = 'Noor Electronics [asp:reject]')));
       await waitForStatus(p, rejected.invoiceId, 'rejected');
-      expect((await del(p, rejected.invoiceId)).status).to.equal(204);
-      expect(await workflowStatus(rejected.invoiceId)).to.equal('TERMINATED');
+      const refused = await del(p, rejected.invoiceId);
+      expect([refused.status, refused.body.code]).to.deep.equal([409, 'handed_over']);
+      expect((await getInvoice(p, rejected.invoiceId)).body.status).to.equal('rejected');
 
       const live = await livePartnerWithoutCredit();
       const { body: blocked } = await postInvoice(live, invoiceBody(live));

@@ -53,6 +53,8 @@ const invoiceSchema = new Schema(
     tenantInput: { type: Schema.Types.Mixed, default: null },
     /** Pipeline run whose delivery credit is charged (live mode), so a retried activity charges once. */
     creditChargedRun: { type: Number, default: null },
+    /** Legal hold on this invoice alone (src/records/retention.ts): never removed while set. */
+    legalHold: { type: Boolean, default: false },
   },
   { timestamps: true, versionKey: false, minimize: false },
 );

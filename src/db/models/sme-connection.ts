@@ -15,6 +15,10 @@ const smeConnectionSchema = new Schema(
     status: { type: String, enum: ['active', 'revoked'], default: 'active' },
     revokedAt: { type: Date, default: null },
     credits: { type: Number, default: 0 },
+    /** Records retention (src/records/retention.ts): years beyond the default (e.g. 15 for real estate); null: the default. */
+    retentionYears: { type: Number, default: null },
+    /** Legal hold: none of the SME's records expires or is removed while set (an audit or dispute is open). */
+    legalHold: { type: Boolean, default: false },
   },
   { timestamps: true, versionKey: false },
 );

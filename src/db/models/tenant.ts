@@ -37,6 +37,10 @@ const tenantSchema = new Schema(
     webhookSecret: { type: String, required: true },
     previousWebhookSecret: { type: String, default: null },
     previousWebhookSecretValidUntil: { type: Date, default: null },
+    /** Records retention (src/records/retention.ts): years beyond the default (e.g. 15 for real estate); null: the default. */
+    retentionYears: { type: Number, default: null },
+    /** Legal hold: none of the tenant's records expires or is removed while set (an audit or dispute is open). */
+    legalHold: { type: Boolean, default: false },
     /** Delivery credits of live mode (services/credits.ts). */
     credits: { type: Number, default: 0 },
   },

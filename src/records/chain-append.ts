@@ -1,0 +1,31 @@
+// Appends a fact to its seller TRN's evidence chain: read the head, insert the next seq; the unique {trn, seq}
+// index lets exactly one of two racing appends take a seq, and the loser reads the new head and tries again.
+// Single-document writes only (FerretDB: no transactions). The unique key makes a repeated fact a no-op.
+import { EvidenceChainEntry } from '../db/models/evidence-chain-entry';
+import { nextChainEntry, type ChainEntry, type ChainEntryBody } from './chain-hash';
+
+export type ChainFact = Omit<ChainEntryBody, 'seq' | 'prevHash'>;
+
+/** The identity of a fact: one hand-over per run, one answer per (run, status), one deletion per invoice. */
+export const chainKey = (invoiceId: string, run: number | null, kind: ChainEntryBody['kind'], status = ''): string =>
+  `${invoiceId}:${run ?? ''}:${kind}:${status}`;
+
+const MAX_ATTEMPTS = 100;
+
+/** Appends the fact unless its key is chained already; returns the stored entry either way. */
+export async function appendChainEntry(fact: ChainFact, key: string): Promise<ChainEntry> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+    const existing = await EvidenceChainEntry.findOne({ key }).lean<ChainEntry>();
+    if (existing) return existing;
+    const head = await EvidenceChainEntry.findOne({ trn: fact.trn }, { seq: 1, hash: 1 }).sort({ seq: -1 }).lean<{ seq: number; hash: string }>();
+    const entry = nextChainEntry(head, fact);
+    try {
+      await EvidenceChainEntry.create({ ...entry, key });
+      return entry;
+    } catch (err) {
+      // Another append took this seq (or chained this very fact): look again.
+      if ((err as { code?: number }).code !== 11000) throw err;
+    }
+  }
+  throw new Error(`evidence chain of TRN ${fact.trn}: no free position after ${MAX_ATTEMPTS} attempts`);
+}

@@ -1,0 +1,69 @@
+// What the evidence chain records (issue 34): each hand-over (the SHA-256 of the exact XML sent), each ASP status
+// with its time and the acknowledgement reference, each deletion. Called after the evidence record is written,
+// so the chain never names a fact the store does not hold; every call is idempotent (chain-append.ts keys), and
+// a repeated answer re-chains whatever a crash left unchained.
+import { AspSubmission, Invoice, type AspSubmissionDoc } from '../db/models';
+import { EvidenceChainEntry } from '../db/models/evidence-chain-entry';
+import { appendChainEntry, chainKey } from './chain-append';
+import { sha256Hex, type ChainEntry } from './chain-hash';
+
+/** The pseudo-status of an entry recording an acknowledgement reference that came without a new status. */
+export const ACK_REF_STATUS = 'ACK_REF';
+
+interface InvoiceFacts { sellerTrn: string; number: string }
+
+async function invoiceFacts(invoiceId: string): Promise<InvoiceFacts | null> {
+  return Invoice.findById(invoiceId, { sellerTrn: 1, number: 1 }).lean<InvoiceFacts>();
+}
+
+/** The hand-over of run `run`: the hash of the exact XML sent. */
+export async function chainHandOver(h: { invoiceId: string; run: number; xml: string; documentUuid: string }): Promise<void> {
+  const inv = await invoiceFacts(h.invoiceId);
+  if (!inv) return; // deleted meanwhile: a hand-over never happens to a deleted invoice (its workflow stops)
+  await appendChainEntry(
+    {
+      trn: inv.sellerTrn, kind: 'handover', invoiceId: h.invoiceId, number: inv.number, at: new Date().toISOString(),
+      data: { run: h.run, sha256: sha256Hex(Buffer.from(h.xml, 'utf8')), documentUuid: h.documentUuid },
+    },
+    chainKey(h.invoiceId, h.run, 'handover'),
+  );
+}
+
+/** Every ASP status (and acknowledgement reference) the evidence record of the run holds and the chain does not yet. */
+export async function chainAnswers(invoiceId: string, run: number, source: string): Promise<void> {
+  const [inv, record, chained] = await Promise.all([
+    invoiceFacts(invoiceId),
+    AspSubmission.findById(`${invoiceId}-${run}`, { statusAt: 1, ackRef: 1, submissionId: 1 }).lean<AspSubmissionDoc>(),
+    EvidenceChainEntry.find({ invoiceId, kind: 'asp_answer' }, { key: 1, data: 1 }).lean<(ChainEntry & { key: string })[]>(),
+  ]);
+  if (!inv || !record) return;
+  const keys = new Set(chained.map((e) => e.key));
+  const answeredAt = new Date().toISOString();
+  const statusAt = (record.statusAt ?? {}) as Record<string, string>;
+  const ackRef = record.ackRef ?? null;
+  const fact = (status: string, at: string) => ({
+    trn: inv.sellerTrn, kind: 'asp_answer' as const, invoiceId, number: inv.number, at,
+    data: { run, status, ackRef, submissionId: record.submissionId ?? null, source, answeredAt },
+  });
+  // In the order the ASP reached them, so the chain reads as the submission's history.
+  for (const [status, at] of Object.entries(statusAt).sort((a, b) => a[1].localeCompare(b[1]))) {
+    const key = chainKey(invoiceId, run, 'asp_answer', status);
+    if (!keys.has(key)) await appendChainEntry(fact(status, at), key);
+  }
+  if (ackRef) {
+    const now = await EvidenceChainEntry.find({ invoiceId, kind: 'asp_answer' }, { data: 1 }).lean<ChainEntry[]>();
+    const ackChained = now.some((e) => Number(e.data.run) === run && e.data.ackRef === ackRef);
+    if (!ackChained) await appendChainEntry(fact(ACK_REF_STATUS, answeredAt), chainKey(invoiceId, run, 'asp_answer', `${ACK_REF_STATUS}:${ackRef}`));
+  }
+}
+
+/** A deletion (DELETE of a never-handed-over invoice, or a purge after retention), written before the removal. */
+export async function chainDeletion(d: { trn: string; invoiceId: string; number: string; by: string; bodySha256: string; status: string; reason?: string }): Promise<ChainEntry> {
+  return appendChainEntry(
+    {
+      trn: d.trn, kind: 'deletion', invoiceId: d.invoiceId, number: d.number, at: new Date().toISOString(),
+      data: { by: d.by, bodySha256: d.bodySha256, status: d.status, ...(d.reason ? { reason: d.reason } : {}) },
+    },
+    chainKey(d.invoiceId, null, 'deletion', d.reason ?? ''),
+  );
+}
