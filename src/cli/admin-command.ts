@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { topUpAmountProblem } from '../domain/credits';
 import { ServiceError } from '../domain/errors';
-import { AdminError, connectSme, createPartner, updatePartner } from '../services/admin';
+import { AdminError, connectSme, type SmeConnectInput, createPartner, updatePartner } from '../services/admin';
 import { topUp, type CreditOwner } from '../services/credits';
 import { webhookUrlProblem } from '../webhooks/url-policy';
 import { createTenant, updateTenant, type TenantChanges, type TenantInput } from '../services/tenants';
@@ -19,6 +19,7 @@ const USAGE = `usage:
   einvoice admin partner:create --name <erpName> --mode test|live [--webhook-url <url>]
   einvoice admin partner:update --partner <partnerId> [--webhook-url <url>] [--rate-limit <perMinute>]
   einvoice admin sme:connect --partner <partnerId> --trn <15 digits> --name <legal name>
+                             [--trade-license <number>] [--address-line1 <street> --city <city> --emirate <emirate>]
   einvoice admin tenant:create --trn <15 digits> --name <legal name> --name-ar <Arabic legal name> --mode test|sandbox|live
                                [--kyb approved|pending] [--status-url <url>] [--trade-license <number>]
                                [--address-line1 <street> --city <city> --emirate <emirate>]
@@ -97,12 +98,14 @@ const partnerUpdate: Subcommand<{ partnerId: string; webhookUrl?: string; rateLi
   run: ({ partnerId, webhookUrl: url, rateLimit }) => updatePartner(partnerId, { webhookUrl: url, rateLimitPerMinute: rateLimit }),
 };
 
-const smeConnect: Subcommand<{ partnerId: string; trn: string; name: string }> = {
-  flags: ['partner', 'trn', 'name'],
+/** Prints {"smeId","partnerId","trn","connectionSecret","tradeLicenseNumber","address"}. */
+const smeConnect: Subcommand<SmeConnectInput> = {
+  flags: ['partner', 'trn', 'name', 'trade-license', 'address-line1', 'city', 'emirate'],
   check(f) {
     const trn = required(f, 'trn');
     if (!/^\d{15}$/.test(trn)) throw new UsageError(`--trn must be exactly 15 digits, got "${trn}"`);
-    return { partnerId: required(f, 'partner'), trn, name: required(f, 'name') };
+    const tradeLicenseNumber = f['trade-license']?.trim() || undefined;
+    return { partnerId: required(f, 'partner'), trn, name: required(f, 'name'), tradeLicenseNumber, address: addressOption(f) };
   },
   run: (input) => connectSme(input),
 };
@@ -130,14 +133,16 @@ function tenantOptions(f: Flags): TenantChanges {
   if (mode !== undefined && !(TENANT_MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be test, sandbox or live, got "${mode}"`);
   const kyb = f.kyb;
   if (kyb !== undefined && kyb !== 'approved' && kyb !== 'pending') throw new UsageError(`--kyb must be approved or pending, got "${kyb}"`);
+  return { mode: mode as TenantMode | undefined, kyb, statusUrl: f['status-url'], address: addressOption(f), tradeLicenseNumber: f['trade-license'] };
+}
+
+/** --address-line1, --city, --emirate: all three or none (tenants and SMEs alike). */
+function addressOption(f: Flags): PartyAddress | undefined {
   const addressFlags = [f['address-line1'], f.city, f.emirate];
-  let address: PartyAddress | undefined;
-  if (addressFlags.some((v) => v !== undefined)) {
-    if (addressFlags.some((v) => !v?.trim())) throw new UsageError('the seller address needs all of --address-line1, --city and --emirate');
-    if (!emirateCode(f.emirate)) throw new UsageError(`--emirate: "${f.emirate}" is not an emirate (Abu Dhabi, Dubai, Sharjah, Ajman, Umm Al Quwain, Ras Al Khaimah, Fujairah)`);
-    address = { line1: f['address-line1']!, city: f.city!, emirate: f.emirate!, country: 'AE' };
-  }
-  return { mode: mode as TenantMode | undefined, kyb, statusUrl: f['status-url'], address, tradeLicenseNumber: f['trade-license'] };
+  if (!addressFlags.some((v) => v !== undefined)) return undefined;
+  if (addressFlags.some((v) => !v?.trim())) throw new UsageError('the seller address needs all of --address-line1, --city and --emirate');
+  if (!emirateCode(f.emirate)) throw new UsageError(`--emirate: "${f.emirate}" is not an emirate (Abu Dhabi, Dubai, Sharjah, Ajman, Umm Al Quwain, Ras Al Khaimah, Fujairah)`);
+  return { line1: f['address-line1']!, city: f.city!, emirate: f.emirate!, country: 'AE' };
 }
 
 /** Prints {"tenantId","clientId","clientSecret","mode","webhookSecret"}: other tools script against these names. */

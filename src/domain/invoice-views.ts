@@ -1,6 +1,7 @@
 // Response shapes of the Partner API invoice endpoints (SPEC 2.1). Pure.
 import type { InvoiceStatus } from './invoice-status';
 import type { FieldError } from './invoice-types';
+import type { SubmissionWarning } from './submission-rules';
 
 /** The stored fields the views read (a lean invoice document has them all). */
 export interface InvoiceRecord {
@@ -35,6 +36,8 @@ export interface InvoiceQueued {
   status: string;
   heldReason?: string;
   heldErrors?: FieldError[];
+  /** Accepted, but worth knowing: late_issuance (issue date more than 14 days back). Only when there is one. */
+  warnings?: SubmissionWarning[];
 }
 
 export function invoiceQueued(inv: InvoiceRecord): InvoiceQueued {
@@ -52,6 +55,8 @@ export interface InvoiceStatusView {
   createdAt: string;
   updatedAt: string;
   reason: string | null;
+  /** The authority's acknowledgement reference once acknowledged (TEST-… in test mode); absent before. */
+  ackRef?: string;
 }
 
 /** InvoiceStatus as listed. A held invoice is `held`, and its reason is its heldReason. */
@@ -63,6 +68,7 @@ export function invoiceStatusView(inv: InvoiceRecord): InvoiceStatusView {
     createdAt: iso(inv.createdAt),
     updatedAt: iso(inv.updatedAt),
     reason: inv.reason ?? inv.heldReason ?? null,
+    ...(inv.ackRef ? { ackRef: inv.ackRef } : {}),
   };
 }
 
@@ -73,8 +79,6 @@ export interface InvoiceDetailView extends InvoiceStatusView {
   history: { status: string; at: string; reason: string | null; run: number }[];
   heldReason?: string;
   heldErrors?: FieldError[];
-  /** The authority's acknowledgement reference, once the ASP reported the invoice (evidence has the rest). */
-  ackRef?: string;
 }
 
 /**
@@ -88,7 +92,6 @@ export function invoiceDetailView(inv: InvoiceRecord): InvoiceDetailView {
     run: inv.run ?? 1,
     history: (inv.history ?? []).map((h) => ({ status: held && h.status === 'draft' ? 'held' : h.status, at: iso(h.at), reason: h.reason ?? null, run: h.run })),
     ...(inv.heldReason ? { heldReason: inv.heldReason, heldErrors: inv.heldErrors ?? [] } : {}),
-    ...(inv.ackRef ? { ackRef: inv.ackRef } : {}),
   };
 }
 

@@ -35,6 +35,10 @@ const invoiceNotFound = { 404: ['not_found'] };
 const DOCUMENT_NEGOTIATION =
   'Accept: `application/xml` (default, also for `*/*` or no Accept): the PINT-AE XML exactly as stored and handed to the ASP. `text/html` or `application/pdf`: a human-readable rendition of that XML, labels in English and Arabic: parties (Arabic legal names, TRNs, addresses, registration), type, number, dates, references, every line, the VAT breakdown and totals as in the XML, payment means and terms, notes, the transaction-type flags in words, and, once delivered, the delivery evidence (ASP submission id, ackRef, status times, SHA-256 of the XML). `?format=xml|html|pdf` overrides Accept. Any other type: 406 `not_acceptable`, naming the three. 404 until the invoice is transformed.';
 
+/** The per-invoice retry limit's own 429 (not the request budget's): what its X-RateLimit-* headers then say. */
+const RETRY_LIMIT_NOTE =
+  'An invoice may be retried 3 times an hour. Past that the answer is 429 `retry_rate_limited`, whose `X-RateLimit-*` headers describe that retry limit, not the request budget: `X-RateLimit-Limit: 3`, `X-RateLimit-Remaining: 0`, `X-RateLimit-Reset` and `Retry-After` (seconds until the hour\'s window ends), `X-RateLimit-Policy: 3;w=3600` and `X-RateLimit-Scope: invoice-retry`. Other answers carry the request budget\'s headers.';
+
 export const OPERATIONS: Operation[] = [
   // ---- Partner API: key and secret only -------------------------------------------------------------------
   { method: 'get', path: '/v1/partner/ping', surface: 'partner-key', summary: 'Check the API key and secret', success: { status: 200, description: 'The credentials work.', schema: 'PingResponse', examples: { ok: ex.pingExample } } },
@@ -51,10 +55,10 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/v1/partner/customers/:externalRef', surface: 'partner', summary: 'Read a customer', success: { status: 200, description: 'The customer.', schema: 'Object' }, errors: invoiceNotFound },
   {
     method: 'post', path: '/v1/partner/invoices', surface: 'partner', summary: 'Submit an invoice', idempotency: 'required',
-    description: 'Answers 201 with status `queued` (pipeline started), `held` (pre-submit validation refused it: see heldErrors), `draft` (the automatic start failed; retry) or `delivered` (reserved test TRN 100000000000000). See the status model in components.schemas.InvoiceStatusName.',
+    description: 'Answers 201 with status `queued` (pipeline started), `held` (pre-submit validation refused it: see heldErrors), `draft` (the automatic start failed; retry) or `delivered` (reserved test TRN 100000000000000). See the status model in components.schemas.InvoiceStatusName. An issueDate more than 14 days before today (UAE time) is accepted with a `late_issuance` entry in `warnings`; one more than 5 years back, or more than 1 day ahead, is refused with 400 `issue_date_out_of_range` (meta.errors names `issueDate`).',
     body: { schemas: ['InvoiceCreateBody'], examples: { minimal: ex.invoiceCreateExample } },
     success: { status: 201, description: 'Stored; status queued, held, draft or delivered.', schema: 'InvoiceQueued', examples: { queued: ex.queuedExample, held: ex.heldExample } },
-    errors: { 400: ['validation_failed'], 403: ['trn_mismatch', 'test_trn_reject'], 409: ['invoice_number_duplicate'], 503: ['provider_not_configured'] },
+    errors: { 400: ['validation_failed', 'issue_date_out_of_range'], 403: ['trn_mismatch', 'test_trn_reject'], 409: ['invoice_number_duplicate'], 503: ['provider_not_configured'] },
   },
   {
     method: 'get', path: '/v1/partner/invoices', surface: 'partner', summary: 'List invoices (filters, cursor pagination)', query: 'InvoiceListQuery',
@@ -87,6 +91,7 @@ export const OPERATIONS: Operation[] = [
   },
   {
     method: 'post', path: '/v1/partner/invoices/:id/retry', surface: 'partner', summary: 'Retry a rejected, blocked or stranded draft invoice', idempotency: 'required',
+    description: RETRY_LIMIT_NOTE,
     success: { status: 202, description: 'Requeued: a new pipeline run.', schema: 'InvoiceQueued', examples: { queued: ex.queuedExample } },
     errors: { ...invoiceNotFound, 409: ['invalid_state_transition', 'invoice_held'], 429: ['retry_rate_limited'] },
   },
@@ -107,10 +112,10 @@ export const OPERATIONS: Operation[] = [
   },
   {
     method: 'post', path: '/v1/invoices', surface: 'tenant', summary: 'Store a draft invoice (either payload shape)', idempotency: 'required', query: 'ModeQuery',
-    description: 'Stored as `draft`; nothing is sent until POST /v1/invoices/submit. The alternative shape is recognised by `invoiceNumber` or `items`.',
+    description: 'Stored as `draft`; nothing is sent until POST /v1/invoices/submit. The alternative shape is recognised by `invoiceNumber` or `items`. Issue-date limits as on POST /v1/partner/invoices: `warnings` carries `late_issuance` past 14 days; 400 `issue_date_out_of_range` past 5 years or more than 1 day ahead.',
     body: { schemas: ['InvoiceCreateInput', 'InvoiceCreateInputAlternative'], examples: { standard: ex.tenantInvoiceExample, alternative: ex.tenantAlternativeExample } },
     success: { status: 201, description: 'The draft.', schema: 'TenantDraft' },
-    errors: { 400: ['invalid_body', 'arabic_seller_name_required', 'totals_mismatch', 'unknown_tax', 'unknown_tax_ledger'], 403: ['trn_mismatch'], 409: ['invoice_mode_mismatch', 'invoice_number_duplicate'], 422: ['pint_ae_validation_failed'], 503: ['provider_not_configured'] },
+    errors: { 400: ['invalid_body', 'issue_date_out_of_range', 'arabic_seller_name_required', 'totals_mismatch', 'unknown_tax', 'unknown_tax_ledger'], 403: ['trn_mismatch'], 409: ['invoice_mode_mismatch', 'invoice_number_duplicate'], 422: ['pint_ae_validation_failed', 'original_invoice_not_found', 'credit_exceeds_original'], 503: ['provider_not_configured'] },
   },
   {
     method: 'post', path: '/v1/invoices/submit', surface: 'tenant', summary: 'Submit drafts (1 to 200 ids)', idempotency: 'required',
@@ -122,6 +127,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/v1/invoices/:id', surface: 'tenant', summary: 'Read an invoice (poll every 2 to 5 minutes while non-terminal)', success: { status: 200, description: 'The invoice, its pipeline and errors.', schema: 'TenantInvoice' }, errors: invoiceNotFound },
   {
     method: 'post', path: '/v1/invoices/:id/retry', surface: 'tenant', summary: 'Retry a rejected or blocked invoice', idempotency: 'required',
+    description: RETRY_LIMIT_NOTE,
     success: { status: 202, description: 'Requeued.', schema: 'TenantDraft' }, errors: { ...invoiceNotFound, 409: ['invalid_state_transition'], 429: ['retry_rate_limited'] },
   },
   {
@@ -133,13 +139,13 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post', path: '/v1/credit-notes', surface: 'tenant', summary: 'Credit a delivered invoice (submitted at once)', idempotency: 'required',
     body: { schemas: ['CreditNoteInput'], examples: { returned: ex.creditNoteExample } }, success: { status: 202, description: 'The credit note, queued.', schema: 'Object' },
-    errors: { 400: ['invalid_body'], 404: ['original_invoice_not_found'], 409: ['original_not_creditable', 'original_not_delivered'], 422: ['pint_ae_validation_failed'] },
+    errors: { 400: ['invalid_body', 'issue_date_out_of_range'], 404: ['original_invoice_not_found'], 409: ['original_not_creditable', 'original_not_delivered'], 422: ['pint_ae_validation_failed'] },
   },
 
   // ---- Admin API (operators) -------------------------------------------------------------------------------
   { method: 'post', path: '/v1/admin/partners', surface: 'admin', summary: 'Create a partner (credentials shown once)', body: { schemas: ['PartnerCreate'], examples: { test: ex.partnerCreateExample } }, success: { status: 201, description: 'The partner and its credentials.', schema: 'Object' }, errors: { 400: ['validation_failed', 'invalid_webhook_url'] } },
   { method: 'patch', path: '/v1/admin/partners/:partnerId', surface: 'admin', summary: 'Update a partner', body: { schemas: ['PartnerUpdate'] }, success: { status: 200, description: 'The partner.', schema: 'Object' }, errors: { 400: ['validation_failed', 'invalid_webhook_url'], 404: ['not_found'] } },
-  { method: 'post', path: '/v1/admin/partners/:partnerId/smes', surface: 'admin', summary: 'Connect an SME (connection secret shown once)', description: 'On the TRN of a revoked SME connection of this partner, reissues: a new secret for the same SME record (same smeId, its invoices and numbers stay). 409 sme_already_connected while the connection is active.', body: { schemas: ['SmeConnect'] }, success: { status: 201, description: 'The SME connection.', schema: 'Object' }, errors: { 400: ['validation_failed'], 404: ['not_found'], 409: ['sme_already_connected'] } },
+  { method: 'post', path: '/v1/admin/partners/:partnerId/smes', surface: 'admin', summary: 'Connect an SME (connection secret shown once)', description: 'Takes the SME\'s trade licence (`tradeLicenseNumber`) and registered address (`address`: line1, city, emirate), as tenant creation does: POST /v1/partner/invoices fills the SME\'s party (the seller of a sale, the buyer of a purchase) from them when the body leaves them out. On the TRN of a revoked SME connection of this partner, reissues: a new secret for the same SME record (same smeId, its invoices and numbers stay). 409 sme_already_connected while the connection is active.', body: { schemas: ['SmeConnect'] }, success: { status: 201, description: 'The SME connection.', schema: 'Object' }, errors: { 400: ['validation_failed'], 404: ['not_found'], 409: ['sme_already_connected'] } },
   { method: 'post', path: '/v1/admin/smes/:smeId/credits', surface: 'admin', summary: 'Top up an SME\'s credits (releases blocked invoices)', body: { schemas: ['CreditTopUp'], examples: { topUp: ex.topUpExample } }, success: { status: 200, description: 'The new balance.', schema: 'Object' }, errors: { 400: ['validation_failed'], 404: ['not_found'] } },
   { method: 'get', path: '/v1/admin/smes/:smeId/credits', surface: 'admin', summary: 'An SME\'s credits', query: 'CreditsQuery', success: { status: 200, description: 'Balance and ledger.', schema: 'Object' }, errors: { 400: ['validation_failed'], 404: ['not_found'] } },
   { method: 'post', path: '/v1/admin/tenants', surface: 'admin', summary: 'Register a tenant (client secret shown once)', body: { schemas: ['TenantCreate'] }, success: { status: 201, description: 'The tenant and its credentials.', schema: 'Object' }, errors: { 400: ['validation_failed', 'invalid_status_url'], 409: ['tenant_exists'] } },
@@ -165,6 +171,7 @@ export const OPERATIONS: Operation[] = [
     success: { status: 204, description: 'Recorded (the same callback twice changes nothing).' },
     errors: { 400: ['malformed_json', 'validation_failed'], 401: ['invalid_signature'], 404: ['route_not_found', 'not_found'], 413: ['payload_too_large'] },
   },
+
 
   // ---- Health and documentation (public) -----------------------------------------------------------------
   { method: 'get', path: '/healthz', surface: 'public', summary: 'The process answers', success: { status: 200, description: '{ok: true}', schema: 'Object' } },

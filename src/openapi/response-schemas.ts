@@ -31,12 +31,21 @@ export const tenantErrorSchema = Joi.object({
   errors: Joi.array().items(Joi.object().unknown(true)),
 });
 
+/** A warning on an accepted submission (today only late_issuance); the array is present only when there is one. */
+export const submissionWarningSchema = Joi.object({
+  code: Joi.string().valid('late_issuance').required(),
+  path: Joi.string().required(),
+  days: Joi.number().integer().min(15).required().description('Days from the issue date to the day of submission (UAE time).'),
+  message: Joi.string().required(),
+}).description('late_issuance: the issue date is more than 14 days before the day of submission (UAE VAT Decree-Law No. 8 of 2017 art. 67: a tax invoice is due within 14 days of the supply). Accepted; the authority may fine a late invoice.');
+
 export const invoiceQueuedSchema = Joi.object({
   invoiceId: Joi.string().guid().required(),
   number: Joi.string().required(),
   status: status().required(),
   heldReason: Joi.string(),
   heldErrors: Joi.array().items(fieldErrorSchema),
+  warnings: Joi.array().items(submissionWarningSchema),
 });
 
 export const invoiceStatusSchema = Joi.object({
@@ -46,6 +55,7 @@ export const invoiceStatusSchema = Joi.object({
   createdAt: iso().required(),
   updatedAt: iso().required(),
   reason: Joi.string().allow(null).required(),
+  ackRef: Joi.string().description('The authority acknowledgement reference, once acknowledged; in test mode a simulated one starting TEST-.'),
 });
 
 const historyEntry = Joi.object({ status: Joi.string().required(), at: iso().required(), reason: Joi.string().allow(null).required(), run: Joi.number().integer().min(1).required() });
@@ -55,7 +65,6 @@ export const invoiceDetailSchema = invoiceStatusSchema.keys({
   history: Joi.array().items(historyEntry).required(),
   heldReason: Joi.string(),
   heldErrors: Joi.array().items(fieldErrorSchema),
-  ackRef: Joi.string(),
 });
 
 export const invoiceListSchema = Joi.object({
@@ -126,6 +135,8 @@ export const tenantDraftSchema = Joi.object({
   errors: Joi.array().items(Joi.object().unknown(true)).required(),
   submissionMode: Joi.string().required(),
   source: Joi.string().allow(null).required(),
+  warnings: Joi.array().items(submissionWarningSchema),
+  ackRef: Joi.string().allow(null).description('In lists: the authority acknowledgement reference once acknowledged (TEST-… in test mode).'),
 });
 
 export const tenantInvoiceSchema = tenantDraftSchema.keys({

@@ -1,6 +1,7 @@
 // The built-in ASP of test mode (DESIGN: test mode never calls a provider). It accepts a hand-over, then
 // acknowledges shortly after as a real ASP's callback would: its verdict recorded as evidence, then signalled.
 // Integrators steer it deterministically with a marker in buyer.name, so every outcome can be tried in test mode.
+import { createHash } from 'node:crypto';
 import type { AspVerdict } from '../temporal/contract';
 import { logger } from '../logger';
 import type { AspClient, HandOver } from './asp';
@@ -30,16 +31,26 @@ export function simulatedHandOver(invoice: { _id: string; run?: number | null; b
   return { accepted: true, submissionId: `sim-${invoice._id}-${invoice.run ?? 1}` };
 }
 
+/**
+ * Pure: the simulated authority's acknowledgement reference of a submission. TEST- marks it as no authority's
+ * (real ones never start so), so integrators can build against ackRef before sandbox; derived from the submission
+ * id, so the callback, a poll and a retried step all give the same one.
+ */
+export function simulatedAckRef(submissionId: string): string {
+  return `TEST-${createHash('sha256').update(submissionId).digest('hex').slice(0, 16).toUpperCase()}`;
+}
+
 /** Pure: the final answer about an accepted hand-over (what a poll returns; also what the signal carries). */
 export function simulatedVerdict(invoice: { body: unknown }, submissionId: string): AspVerdict {
   return simulatedBehaviour(invoice.body as never) === 'reject_after_delivery'
     ? { submissionId, status: 'rejected', reason: SIMULATED_AUTHORITY_REJECTION }
-    : { submissionId, status: 'acknowledged', reason: null };
+    : { submissionId, status: 'acknowledged', reason: null, ackRef: simulatedAckRef(submissionId) };
 }
 
 /**
  * Pure: the verdict as an ASP answer (the wire shape a callback carries), recorded as the hand-over's evidence
- * before the workflow is told: the workflow acts only on verdicts the evidence holds. No ackRef: no authority.
+ * before the workflow is told: the workflow acts only on verdicts the evidence holds. An acknowledgement carries
+ * the simulated TEST- ackRef.
  */
 export function simulatedAnswer(documentId: string, verdict: AspVerdict, at: string): Submission {
   const acknowledged = verdict.status === 'acknowledged';
@@ -51,7 +62,7 @@ export function simulatedAnswer(documentId: string, verdict: AspVerdict, at: str
     status,
     history: [{ status, at }],
     mls: acknowledged ? { code: 'AP' } : { code: 'RE', reasonCode, message: message.join(': ') },
-    ackRef: null,
+    ackRef: acknowledged ? simulatedAckRef(verdict.submissionId) : null,
   };
 }
 
@@ -75,7 +86,9 @@ export function simulatedAsp(opts: { ackDelayMs: number; notify: VerdictSink }):
       return handOver;
     },
     async poll({ body, submissionId }) {
-      return simulatedVerdict({ body }, submissionId);
+      // The timer fallback's answer is recorded as evidence too, so a poll also brings the ackRef.
+      const verdict = simulatedVerdict({ body }, submissionId);
+      return { ...verdict, answer: simulatedAnswer(submissionId.replace(/^sim-/, ''), verdict, new Date().toISOString()) };
     },
   };
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Partner, SmeConnection, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
 import { randomToken, sha256Hex } from '../credentials/secrets';
+import { EMIRATE_HINT, emirateCode } from '../domain/emirates';
+import type { PartyAddress } from '../domain/invoice-types';
 import { webhookUrlProblem } from '../webhooks/url-policy';
 import { cliActor, recordCredentialChange, type AuditActor } from './credential-audit';
 
@@ -100,14 +102,44 @@ export interface ConnectedSme {
   partnerId: string;
   trn: string;
   connectionSecret: string;
+  /** The registration the Partner API fills the SME's party from (null: the bodies must carry it). */
+  tradeLicenseNumber: string | null;
+  address: PartyAddress | null;
+}
+
+export interface SmeConnectInput {
+  partnerId: string;
+  trn: string;
+  name: string;
+  /** The SME's trade licence (its legal registration, PINT-AE ibr-150-ae), as tenant:create takes it. */
+  tradeLicenseNumber?: string | null;
+  /** The SME's registered address in the UAE: line1, city and emirate (PINT-AE ibr-143-ae). */
+  address?: PartyAddress | null;
+}
+
+/** AdminError invalid_address for an address PINT-AE could not render (the CLI checks the same before). */
+function assertSmeAddress(address: PartyAddress | null | undefined): void {
+  if (!address) return;
+  if (!address.line1?.trim() || !address.city?.trim() || !address.emirate?.trim()) throw new AdminError('invalid_address', 'address needs line1, city and emirate');
+  if (!emirateCode(address.emirate)) throw new AdminError('invalid_address', `address.emirate "${address.emirate}" is not an emirate: ${EMIRATE_HINT}`);
+}
+
+/** The registration fields to store: only those given (a reissue keeps what it is not told). */
+function registrationOf(input: SmeConnectInput): { tradeLicenseNumber?: string; address?: PartyAddress } {
+  return {
+    ...(input.tradeLicenseNumber ? { tradeLicenseNumber: input.tradeLicenseNumber } : {}),
+    ...(input.address ? { address: { ...input.address, country: 'AE' } } : {}),
+  };
 }
 
 /**
- * Connects a TRN to a partner. On a revoked connection of the same partner and TRN it reissues: a new secret for
- * the same SME record (same smeId, so its invoices, numbers and credits stay with it), active again; the legal
- * name stays as first registered. An active connection is refused (sme_already_connected).
+ * Connects a TRN to a partner, with the SME's trade licence and address when given. On a revoked connection of the
+ * same partner and TRN it reissues: a new secret for the same SME record (same smeId, so its invoices, numbers and
+ * credits stay with it), active again; the legal name stays as first registered, a given licence or address
+ * replaces the stored one. An active connection is refused (sme_already_connected).
  */
-export async function connectSme(input: { partnerId: string; trn: string; name: string }, actor: AuditActor = cliActor()): Promise<ConnectedSme> {
+export async function connectSme(input: SmeConnectInput, actor: AuditActor = cliActor()): Promise<ConnectedSme> {
+  assertSmeAddress(input.address);
   if (!(await Partner.exists({ _id: input.partnerId }))) throw new AdminError('partner_not_found', `no partner ${input.partnerId}`);
   const existing = await SmeConnection.findOne({ partnerId: input.partnerId, trn: input.trn }, { status: 1 }).lean<SmeConnectionDoc>();
   if (existing?.status === 'revoked') return reissueSme(existing._id, input, actor);
@@ -116,18 +148,20 @@ export async function connectSme(input: { partnerId: string; trn: string; name: 
   }
   const smeId = randomUUID();
   const connectionSecret = randomToken('cs_', 32);
-  await SmeConnection.create({ _id: smeId, partnerId: input.partnerId, trn: input.trn, legalName: input.name, connectionSecretHash: sha256Hex(connectionSecret) });
-  return { smeId, partnerId: input.partnerId, trn: input.trn, connectionSecret };
+  const registration = registrationOf(input);
+  await SmeConnection.create({ _id: smeId, partnerId: input.partnerId, trn: input.trn, legalName: input.name, ...registration, connectionSecretHash: sha256Hex(connectionSecret) });
+  return { smeId, partnerId: input.partnerId, trn: input.trn, connectionSecret, tradeLicenseNumber: registration.tradeLicenseNumber ?? null, address: registration.address ?? null };
 }
 
-async function reissueSme(smeId: string, input: { partnerId: string; trn: string }, actor: AuditActor): Promise<ConnectedSme> {
+async function reissueSme(smeId: string, input: SmeConnectInput, actor: AuditActor): Promise<ConnectedSme> {
   const now = new Date();
   const connectionSecret = randomToken('cs_', 32);
   await recordCredentialChange(actor, { action: 'reissue', subjectType: 'sme', subjectId: smeId, partnerId: input.partnerId }, now);
-  const { matchedCount } = await SmeConnection.updateOne(
+  const updated = await SmeConnection.findOneAndUpdate(
     { _id: smeId, status: 'revoked' },
-    { $set: { status: 'active', revokedAt: null, connectionSecretHash: sha256Hex(connectionSecret), previousConnectionSecretHash: null, previousConnectionSecretValidUntil: null } },
-  ).exec();
-  if (matchedCount !== 1) throw new AdminError('sme_already_connected', `TRN ${input.trn} was reconnected to partner ${input.partnerId} meanwhile`);
-  return { smeId, partnerId: input.partnerId, trn: input.trn, connectionSecret };
+    { $set: { status: 'active', revokedAt: null, connectionSecretHash: sha256Hex(connectionSecret), previousConnectionSecretHash: null, previousConnectionSecretValidUntil: null, ...registrationOf(input) } },
+    { returnDocument: 'after', projection: { tradeLicenseNumber: 1, address: 1 } },
+  ).lean<SmeConnectionDoc>();
+  if (!updated) throw new AdminError('sme_already_connected', `TRN ${input.trn} was reconnected to partner ${input.partnerId} meanwhile`);
+  return { smeId, partnerId: input.partnerId, trn: input.trn, connectionSecret, tradeLicenseNumber: updated.tradeLicenseNumber ?? null, address: (updated.address as PartyAddress | null) ?? null };
 }

@@ -3,7 +3,7 @@
 // so a repeated call simply validates again).
 import type { FieldError, InvoiceCreateBody } from '../domain/invoice-types';
 import { preSubmitCheck } from '../domain/pre-submit';
-import { reservedTrnOutcome, trnMismatch, trnMismatchError } from '../domain/submission-rules';
+import { reservedTrnOutcome, trnMismatch, trnMismatchError, withSmeRegistration, type SmeRegistration } from '../domain/submission-rules';
 import { ServiceError } from '../domain/errors';
 import { renderInvoice } from '../pint-ae/render';
 import { validateDocument, XmlParseError, type Finding, type Findings } from '../pint-ae/rules';
@@ -22,7 +22,8 @@ export type InvoiceValidation =
  * The reserved TRNs' simulated outcomes (delivered at once, 403 test_trn_reject) belong to submission and are not
  * simulated: the document is checked on its merits.
  */
-export function dryRunInvoice(owner: InvoiceOwner, body: InvoiceCreateBody): InvoiceValidation {
+export function dryRunInvoice(owner: InvoiceOwner, sent: InvoiceCreateBody): InvoiceValidation {
+  const body = withSmeRegistration(sent, owner.sme as SmeRegistration); // as POST fills it
   if (!reservedTrnOutcome(body, owner.partner.mode as 'test' | 'live')) {
     const mismatch = trnMismatch(body, owner.sme.trn);
     if (mismatch) throw trnMismatchError(mismatch);

@@ -11,7 +11,7 @@ import { createInvoice, insertInvoices, launchInvoice, prepareInvoice, type Invo
 import { mapLimited } from './map-limited';
 
 export type BulkItemResult =
-  | { index: number; ok: true; invoiceId: string; number: string; status: string; heldReason?: string; heldErrors?: FieldError[]; externalRef?: string }
+  | { index: number; ok: true; invoiceId: string; number: string; status: string; heldReason?: string; heldErrors?: FieldError[]; warnings?: unknown[]; externalRef?: string }
   | { index: number; ok: false; error: { code: string; message: string; errors?: FieldError[] }; externalRef?: string };
 
 export interface BulkResponse {
@@ -211,8 +211,9 @@ async function submitItem(req: BulkRequest, item: Item): Promise<Outcome> {
 function fromStored(index: number, stored: StoredResponse, ref: { externalRef?: string }): BulkItemResult {
   const body = JSON.parse(stored.body) as Record<string, unknown>;
   if (stored.status === 201) {
-    const { invoiceId, number, status, heldReason, heldErrors } = body as { invoiceId: string; number: string; status: string; heldReason?: string; heldErrors?: FieldError[] };
-    return { index, ok: true, invoiceId, number, status, ...(heldReason ? { heldReason, heldErrors } : {}), ...ref };
+    const { invoiceId, number, status, heldReason, heldErrors, warnings } = body as { invoiceId: string; number: string; status: string; heldReason?: string; heldErrors?: FieldError[]; warnings?: unknown[] };
+    return { index, ok: true, invoiceId, number, status, ...(heldReason ? { heldReason, heldErrors } : {}), ...(warnings ? { warnings } : {}), ...ref };
   }
-  return { index, ok: false, error: { code: String(body.code ?? 'error'), message: String(body.detail ?? body.humanMessage ?? body.title ?? `status ${stored.status}`) }, ...ref };
+  const errors = (body.meta as { errors?: FieldError[] } | undefined)?.errors;
+  return { index, ok: false, error: { code: String(body.code ?? 'error'), message: String(body.detail ?? body.humanMessage ?? body.title ?? `status ${stored.status}`), ...(Array.isArray(errors) ? { errors } : {}) }, ...ref };
 }

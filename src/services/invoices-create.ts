@@ -8,7 +8,7 @@ import { insertEach } from '../db/insert-each';
 import type { InvoiceCreateBody } from '../domain/invoice-types';
 import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
 import { preSubmitCheck, type HeldResult } from '../domain/pre-submit';
-import { issueYearOf, reservedTrnOutcome, trnMismatch, trnMismatchError } from '../domain/submission-rules';
+import { checkIssueDate, issueYearOf, reservedTrnOutcome, trnMismatch, trnMismatchError, warningsField, withSmeRegistration, type SmeRegistration, type SubmissionWarning } from '../domain/submission-rules';
 import { TEST_TRN_ACCEPT, TEST_TRN_REJECT } from '../domain/trn';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
@@ -49,12 +49,16 @@ export interface PreparedInvoice {
   owner: InvoiceOwner;
   /** Set when the insert met this request's own invoice from an earlier, crashed attempt (same origin key). */
   adopted?: { status: string };
+  /** What the answer tells besides its status (late_issuance). */
+  warnings: SubmissionWarning[];
 }
 
 export interface CreateOptions {
   externalRef?: string | null;
   /** The idempotent request's origin key (services/idempotency originKey); null when none. */
   origin?: string | null;
+  /** The clock the issue-date limits count from (tests); default now. */
+  now?: Date;
 }
 
 /**
@@ -109,10 +113,12 @@ async function duplicateOrOwn(p: PreparedInvoice): Promise<ServiceError | null> 
 
 /**
  * The checks that need the caller and the document to insert; no I/O. Throws 403 trn_mismatch and
- * test_trn_reject.
+ * test_trn_reject, and 400 issue_date_out_of_range (submission-rules checkIssueDate).
  */
-export function prepareInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opts: CreateOptions = {}): PreparedInvoice {
+export function prepareInvoice(owner: InvoiceOwner, sent: InvoiceCreateBody, opts: CreateOptions = {}): PreparedInvoice {
   const { partner, sme } = owner;
+  // What the body leaves out of the SME's own party comes from its registration (sme:connect); stored as filled.
+  const body = withSmeRegistration(sent, sme as SmeRegistration);
   const mode = partner.mode as 'test' | 'live';
   const reserved = reservedTrnOutcome(body, mode);
   if (reserved === 'reject') {
@@ -122,6 +128,7 @@ export function prepareInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opt
     const mismatch = trnMismatch(body, sme.trn);
     if (mismatch) throw trnMismatchError(mismatch);
   }
+  const warnings = checkIssueDate(body.issueDate, { now: opts.now });
   const held = reserved ? null : preSubmitCheck(body);
   const now = new Date();
   const invoiceId = randomUUID();
@@ -146,11 +153,15 @@ export function prepareInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opt
       : { ...base, status: 'queued' as const, history: [{ status: 'queued' as const, at: now, reason: null, run: 1 }] };
   const created = { _id: invoiceId, number: body.number, sellerTrn: base.sellerTrn, mode, partnerId: partner._id };
   const outcome = held ? 'held' : reserved === 'deliver' ? 'delivered' : 'queued';
-  return { doc, created, outcome, held, rendered, body, owner };
+  return { doc, created, outcome, held, rendered, body, owner, warnings };
 }
 
 /** After the insert: the document of a reserved-TRN invoice, and the automatic start of the pipeline. */
 export async function launchInvoice(p: PreparedInvoice): Promise<InvoiceQueued> {
+  return { ...(await launched(p)), ...warningsField(p.warnings) };
+}
+
+async function launched(p: PreparedInvoice): Promise<InvoiceQueued> {
   const { created, held, rendered } = p;
   const display = ownerDisplay(p);
   // An adopted invoice that left queued (its start did happen, or it was demoted to draft) answers as it stands.

@@ -8,7 +8,7 @@ import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
 import { advanceInvoiceStatus, demoteToDraft, StatusChangeError } from './invoice-status-writer';
-import { consumeBudget } from './rate-budget';
+import { budgetHeaders, consumeBudget } from './rate-budget';
 import { assertDeliveryConfigured, type InvoiceOwner } from './invoices-create';
 import { findOwnedInvoice, type InvoiceScope } from './invoices-query';
 import { resumeInvoiceWorkflow, terminateInvoiceWorkflow, type WorkflowInvoice } from '../temporal/client';
@@ -133,7 +133,7 @@ export async function retryOwnedInvoice(scope: InvoiceScope, invoiceId: string, 
       'Too many retries',
       `An invoice may be retried ${RETRY_LIMIT.limit} times an hour; retry after ${budget.retryAfterSeconds} seconds.`,
       { limit: RETRY_LIMIT.limit, retryAfterSeconds: budget.retryAfterSeconds },
-      { 'Retry-After': String(budget.retryAfterSeconds) },
+      { ...budgetHeaders(RETRY_LIMIT, budget, 'invoice-retry'), 'Retry-After': String(budget.retryAfterSeconds) },
     );
   }
   const run = await requeue(inv._id);

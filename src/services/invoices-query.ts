@@ -27,7 +27,7 @@ export async function getInvoice(scope: InvoiceScope, invoiceId: string): Promis
 }
 
 export async function listInvoices(scope: InvoiceScope, q: InvoiceListQuery): Promise<{ data: InvoiceStatusView[]; nextCursor: string | null }> {
-  const { page, nextCursor } = await listPage<InvoiceRecord>(scope, q, { number: 1, status: 1, reason: 1, heldReason: 1, createdAt: 1, updatedAt: 1 });
+  const { page, nextCursor } = await listPage<InvoiceRecord>(scope, q, { number: 1, status: 1, reason: 1, heldReason: 1, ackRef: 1, createdAt: 1, updatedAt: 1 });
   return { data: page.map(invoiceStatusView), nextCursor };
 }
 

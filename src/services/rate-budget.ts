@@ -119,3 +119,18 @@ async function incrementBy(win: WindowRef, by: number): Promise<number> {
 export async function purgeExpiredRateLimitWindows(now = new Date()): Promise<number> {
   return deleteExpired(RateLimitWindow, now);
 }
+
+/**
+ * The X-RateLimit-* headers of a refusal by a budget other than the caller's request budget (the per-invoice retry
+ * limit): they describe that budget, so a client does not read the 429 as its minute budget being spent. Policy
+ * follows the IETF RateLimit-Policy form `<limit>;w=<window seconds>`.
+ */
+export function budgetHeaders(req: Pick<BudgetRequest, 'limit' | 'windowMs'>, result: BudgetResult, scope: string): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(req.limit),
+    'X-RateLimit-Remaining': String(result.remaining),
+    'X-RateLimit-Reset': String(result.retryAfterSeconds),
+    'X-RateLimit-Policy': `${req.limit};w=${Math.round(req.windowMs / 1000)}`,
+    'X-RateLimit-Scope': scope,
+  };
+}

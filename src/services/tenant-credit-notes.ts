@@ -23,6 +23,7 @@ import { buildCreditNoteBody, grossFils, type CreditNoteInput } from '../domain/
 import { ServiceError, serviceErrors } from '../domain/errors';
 import type { InvoiceCreateBody } from '../domain/invoice-types';
 import { preSubmitCheck } from '../domain/pre-submit';
+import { checkIssueDate, warningsField } from '../domain/submission-rules';
 import { totalsOf, tenantDraftView, type TenantDraftView, type TenantInvoiceRecord } from '../domain/tenant-invoice-views';
 import { assertTenantDeliveryConfigured, draftDocument, duplicateNumber, submitDraft, type TenantCaller } from './tenant-invoices';
 
@@ -78,6 +79,7 @@ export async function createCreditNote(caller: TenantCaller, input: CreditNoteIn
     const { code, message, errors, meta } = built.refusal;
     throw new ServiceError(400, code, 'Invalid request', message, { ...meta, errors });
   }
+  const warnings = checkIssueDate(built.body.issueDate); // 400 issue_date_out_of_range, or late_issuance
   const held = preSubmitCheck(built.body);
   if (held) {
     throw new ServiceError(422, 'pint_ae_validation_failed', 'Unprocessable', `PINT-AE would refuse this credit note: ${held.heldErrors[0]?.message ?? held.heldReason}${held.heldErrors.length > 1 ? ` (and ${held.heldErrors.length - 1} more; see errors)` : ''}`, { errors: held.heldErrors });
@@ -100,6 +102,7 @@ export async function createCreditNote(caller: TenantCaller, input: CreditNoteIn
     originalInvoiceNumber: original.number,
     reason: input.reason,
     grossAmount: input.totals.grossAmount,
+    ...warningsField(warnings),
   };
 }
 

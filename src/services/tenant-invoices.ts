@@ -197,7 +197,8 @@ export async function getTenantInvoice(caller: TenantCaller, invoiceId: string):
 
 export async function listTenantInvoices(caller: TenantCaller, q: InvoiceListQuery): Promise<{ data: TenantDraftView[]; nextCursor: string | null }> {
   const { page, nextCursor } = await listPage<TenantInvoiceRecord>(tenantScope(caller), q, { tenantInput: 0, history: 0 });
-  return { data: page.map(tenantDraftView), nextCursor };
+  // ackRef once acknowledged (TEST-… in test mode), as GET shows it.
+  return { data: page.map((inv) => ({ ...tenantDraftView(inv), ...(inv.ackRef ? { ackRef: inv.ackRef } : {}) })), nextCursor };
 }
 
 /** POST /v1/invoices/{id}/retry: a rejected or blocked invoice starts a new pipeline run (3 an hour, SPEC 8). */

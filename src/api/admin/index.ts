@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import Joi from 'joi';
+import type { PartyAddress } from '../../domain/invoice-types';
 import type { Middleware } from 'koa';
 import { config } from '../../config';
 import type { PartnerDoc } from '../../db/models';
@@ -90,6 +91,7 @@ async function adminCall<T>(work: () => Promise<T>): Promise<T> {
     if (err.code === 'partner_not_found' || err.code === 'tenant_not_found' || err.code === 'sme_not_found') throw serviceErrors.notFound(err.message);
     if (err.code === 'invalid_webhook_url') throw serviceErrors.validation([{ code: err.code, path: 'webhookUrl', message: err.message }]);
     if (err.code === 'invalid_status_url') throw serviceErrors.validation([{ code: err.code, path: 'statusUrl', message: err.message }]);
+    if (err.code === 'invalid_address') throw serviceErrors.validation([{ code: err.code, path: 'address.emirate', message: err.message }]);
     throw serviceErrors.conflict(err.code, err.message);
   }
 }
@@ -119,6 +121,8 @@ interface PartnerUpdate {
 interface SmeConnect {
   trn: string;
   name: string;
+  tradeLicenseNumber?: string;
+  address?: PartyAddress;
 }
 
 export const partnerCreateSchema = Joi.object<PartnerCreate>({
@@ -134,6 +138,14 @@ export const partnerUpdateSchema = Joi.object<PartnerUpdate>({
 export const smeConnectSchema = Joi.object<SmeConnect>({
   trn: Joi.string().pattern(/^\d{15}$/).required().messages({ 'string.pattern.base': 'trn must be exactly 15 digits' }),
   name: Joi.string().trim().min(1).max(300).required(),
+  // The SME's registration, as tenant:create takes it: the Partner API fills the SME's party from it.
+  tradeLicenseNumber: Joi.string().trim().min(1).max(100),
+  address: Joi.object({
+    line1: Joi.string().trim().min(1).max(200).required(),
+    city: Joi.string().trim().min(1).max(100).required(),
+    emirate: Joi.string().trim().min(1).max(50).required(),
+    country: Joi.string().valid('AE').default('AE'),
+  }),
 });
 
 const trnSchema = () => Joi.string().pattern(/^\d{15}$/).messages({ 'string.pattern.base': 'trn must be exactly 15 digits' });

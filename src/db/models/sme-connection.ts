@@ -1,5 +1,7 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 
+const addressSchema = new Schema({ line1: String, line2: String, city: String, emirate: String, postalCode: String, country: String }, { _id: false });
+
 /** An SME connected to a partner; the connection secret (hashed) resolves it on every SME-scoped call. */
 const smeConnectionSchema = new Schema(
   {
@@ -7,6 +9,9 @@ const smeConnectionSchema = new Schema(
     partnerId: { type: String, required: true, index: true },
     trn: { type: String, required: true },
     legalName: { type: String, required: true },
+    /** The SME's legal registration and address (sme:connect): what a Partner API body may leave out of its own party. */
+    tradeLicenseNumber: { type: String, default: null },
+    address: { type: addressSchema, default: null },
     connectionSecretHash: { type: String, required: true, unique: true },
     /** The secret before the last rotation, accepted until its validUntil (services/credential-rotation.ts). */
     previousConnectionSecretHash: { type: String, default: null, index: true },
