@@ -2,6 +2,7 @@
 // Koa routers of createApp() and fails on a route missing here or an entry here no router serves, so a new route
 // cannot ship undocumented. Schemas are named, never written here: see components.ts.
 import * as ex from './examples';
+import { RECORDS_OPERATIONS } from './records-operations';
 import type { QuerySchemaName, RequestSchemaName, ResponseSchemaName } from './components';
 
 /**
@@ -172,6 +173,7 @@ export const OPERATIONS: Operation[] = [
     errors: { 400: ['malformed_json', 'validation_failed'], 401: ['invalid_signature'], 404: ['route_not_found', 'not_found'], 413: ['payload_too_large'] },
   },
 
+  ...RECORDS_OPERATIONS,
 
   // ---- Health and documentation (public) -----------------------------------------------------------------
   { method: 'get', path: '/healthz', surface: 'public', summary: 'The process answers', success: { status: 200, description: '{ok: true}', schema: 'Object' } },
