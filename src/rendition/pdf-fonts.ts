@@ -1,19 +1,19 @@
 // The fonts the PDF embeds, from an npm package (no download at run time): IBM Plex Sans Arabic (SIL OFL
-// 1.1), its Latin and Arabic subsets, regular and bold, as fontsource ships them (WOFF, which fontkit reads).
-// Why not Noto Sans Arabic: the Google Fonts build draws Arabic dots as separate mark glyphs on shared dotless
+// 1.1), regular and bold, the full TrueType files (Arabic and Latin in one font) as @expo-google-fonts ships
+// them. One font for both scripts: a PDF text extractor (poppler) treats a change of font as a word break, so
+// punctuation or digits drawn from a second font inside an Arabic name would come back out of order.
+// Why not Noto Sans Arabic: its Google Fonts build draws Arabic dots as separate mark glyphs on shared dotless
 // bases (one glyph for beh, teh, yeh, noon in a form), so the PDF's ToUnicode map, one entry per glyph, cannot
 // say which letter was printed and extracted text is wrong; Plex has one glyph per letter and form. Read once.
 import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import * as fontkit from 'fontkit';
 
-export type FontRole = 'latin' | 'latinBold' | 'arabic' | 'arabicBold';
+export type FontRole = 'regular' | 'bold';
 
 const FILES: Record<FontRole, string> = {
-  latin: '@fontsource/ibm-plex-sans-arabic/files/ibm-plex-sans-arabic-latin-400-normal.woff',
-  latinBold: '@fontsource/ibm-plex-sans-arabic/files/ibm-plex-sans-arabic-latin-700-normal.woff',
-  arabic: '@fontsource/ibm-plex-sans-arabic/files/ibm-plex-sans-arabic-arabic-400-normal.woff',
-  arabicBold: '@fontsource/ibm-plex-sans-arabic/files/ibm-plex-sans-arabic-arabic-700-normal.woff',
+  regular: '@expo-google-fonts/ibm-plex-sans-arabic/400Regular/IBMPlexSansArabic_400Regular.ttf',
+  bold: '@expo-google-fonts/ibm-plex-sans-arabic/700Bold/IBMPlexSansArabic_700Bold.ttf',
 };
 
 export interface LoadedFonts {
@@ -24,7 +24,7 @@ export interface LoadedFonts {
    * with these instead (see pdf.ts useFont). A fontkit Font holds no per-document state.
    */
   parsed: Record<FontRole, fontkit.Font>;
-  /** Whether the Arabic font draws this code point (the fontsource subset has no Latin letters or digits). */
+  /** Whether the font draws this code point. */
   arabicHas: (codePoint: number) => boolean;
 }
 
@@ -71,7 +71,7 @@ export function woffToSfnt(woff: Buffer): Buffer {
   return out;
 }
 
-/** The subset's cmap lists some code points (U+00A0) whose glyph data it dropped: those count as missing. */
+/** A code point the cmap lists but whose glyph cannot be read counts as missing. */
 function drawable(font: fontkit.Font, cp: number): boolean {
   if (!font.hasGlyphForCodePoint(cp)) return false;
   try {
@@ -87,7 +87,7 @@ export function rendFonts(): LoadedFonts {
   for (const role of Object.keys(FILES) as FontRole[]) buffers[role] = woffToSfnt(readFileSync(require.resolve(FILES[role])));
   const parsed = {} as Record<FontRole, fontkit.Font>;
   for (const role of Object.keys(FILES) as FontRole[]) parsed[role] = fontkit.create(buffers[role]) as fontkit.Font;
-  const arabic = parsed.arabic;
+  const arabic = parsed.regular;
   const cache = new Map<number, boolean>();
   loaded = {
     buffers,

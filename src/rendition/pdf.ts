@@ -1,9 +1,9 @@
 // The document view as an A4 PDF with pdfkit (pure JS; fontkit shapes Arabic with the font's OpenType
-// tables and lays Arabic words right to left). Text is split into script runs: Arabic-script runs use the
-// Arabic subset of IBM Plex Sans Arabic, the rest its Latin subset; a line whose first strong character is Arabic is laid out right to left
-// (its runs in reverse order), so digits inside an Arabic name keep their place. Both fonts are embedded
-// (subset). Pages are written out as they fill (no page buffering), so memory does not grow with the line
-// count beyond the output itself. Pure apart from the font files read once.
+// tables and lays Arabic words right to left), with IBM Plex Sans Arabic (both scripts in one font, embedded
+// as a subset). Text is split into script runs; a line whose first strong character is Arabic is laid out
+// right to left (its runs in reverse order), so digits inside an Arabic name keep their place. Pages are
+// written out as they fill (no page buffering), so memory does not grow with the line count beyond the output
+// itself. Pure apart from the font files read once.
 import PDFDocument from 'pdfkit';
 import { addressLines, categoryName, money, plain, registrationName, unitName } from './format';
 import { hasArabic, type AllowanceChargeView, type DocumentView, type LineView, type PartyView } from './document-view';
@@ -29,7 +29,7 @@ const RTL_STRETCH = /[\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70
 /**
  * Script runs in visual (left to right) order. An Arabic run is laid out whole by fontkit, which reverses
  * its glyphs (see Writer.line: without `features` pdfkit would lay it out word by word, left to right).
- * Characters the Arabic font lacks use the Latin font, in place. A line whose first strong character is
+ * Characters the font cannot shape as Arabic stay in place as their own runs. A line whose first strong character is
  * Arabic has its runs in reverse order.
  */
 export function visualRuns(s: string): Run[] {
@@ -105,8 +105,9 @@ class Writer {
     return this.doc;
   }
 
-  font(arabic: boolean, bold: boolean): FontRole {
-    return arabic ? (bold ? 'arabicBold' : 'arabic') : bold ? 'latinBold' : 'latin';
+  /** One font for both scripts (see pdf-fonts.ts); `arabic` only says how the run is laid out. */
+  font(_arabic: boolean, bold: boolean): FontRole {
+    return bold ? 'bold' : 'regular';
   }
 
   /** Recent widths: a cell is measured, then measured again as it is drawn (kept small: memory stays flat). */
