@@ -1,12 +1,12 @@
 // The fonts the PDF embeds, from an npm package (no download at run time): IBM Plex Sans Arabic (SIL OFL
 // 1.1), regular and bold, the full TrueType files (Arabic and Latin in one font) as @expo-google-fonts ships
-// them. One font for both scripts: a PDF text extractor (poppler) treats a change of font as a word break, so
-// punctuation or digits drawn from a second font inside an Arabic name would come back out of order.
+// them. One font for both scripts: the punctuation inside an Arabic name (the dots of ذ.م.م) is laid out in
+// the same right-to-left run as its letters (the fontsource Arabic subset has no ".", which had to come from
+// a second font, in a run of its own).
 // Why not Noto Sans Arabic: its Google Fonts build draws Arabic dots as separate mark glyphs on shared dotless
 // bases (one glyph for beh, teh, yeh, noon in a form), so the PDF's ToUnicode map, one entry per glyph, cannot
 // say which letter was printed and extracted text is wrong; Plex has one glyph per letter and form. Read once.
 import { readFileSync } from 'node:fs';
-import { inflateSync } from 'node:zlib';
 import * as fontkit from 'fontkit';
 
 export type FontRole = 'regular' | 'bold';
@@ -30,47 +30,6 @@ export interface LoadedFonts {
 
 let loaded: LoadedFonts | undefined;
 
-/**
- * WOFF 1.0 to the TrueType font it wraps (zlib-compressed tables, W3C WOFF section 5). fontkit reads WOFF
- * but inflates tables in JavaScript each time a document opens the font (~1 s of a 2-core machine per
- * PDF); unwrapped once with node's zlib, every PDF opens a plain TrueType buffer.
- */
-export function woffToSfnt(woff: Buffer): Buffer {
-  if (woff.toString('latin1', 0, 4) !== 'wOFF') return woff;
-  const numTables = woff.readUInt16BE(12);
-  const tables: { tag: string; checksum: number; data: Buffer }[] = [];
-  for (let i = 0; i < numTables; i++) {
-    const e = 44 + i * 20;
-    const offset = woff.readUInt32BE(e + 4);
-    const compLength = woff.readUInt32BE(e + 8);
-    const origLength = woff.readUInt32BE(e + 12);
-    const raw = woff.subarray(offset, offset + compLength);
-    tables.push({ tag: woff.toString('latin1', e, e + 4), checksum: woff.readUInt32BE(e + 16), data: compLength < origLength ? inflateSync(raw) : raw });
-  }
-  let entrySelector = 0;
-  while (1 << (entrySelector + 1) <= numTables) entrySelector++;
-  const searchRange = (1 << entrySelector) * 16;
-  const headerSize = 12 + numTables * 16;
-  const size = tables.reduce((n, t) => n + ((t.data.length + 3) & ~3), headerSize);
-  const out = Buffer.alloc(size);
-  out.writeUInt32BE(woff.readUInt32BE(4), 0);
-  out.writeUInt16BE(numTables, 4);
-  out.writeUInt16BE(searchRange, 6);
-  out.writeUInt16BE(entrySelector, 8);
-  out.writeUInt16BE(numTables * 16 - searchRange, 10);
-  let at = headerSize;
-  tables.forEach((t, i) => {
-    const r = 12 + i * 16;
-    out.write(t.tag, r, 'latin1');
-    out.writeUInt32BE(t.checksum, r + 4);
-    out.writeUInt32BE(at, r + 8);
-    out.writeUInt32BE(t.data.length, r + 12);
-    t.data.copy(out, at);
-    at += (t.data.length + 3) & ~3;
-  });
-  return out;
-}
-
 /** A code point the cmap lists but whose glyph cannot be read counts as missing. */
 function drawable(font: fontkit.Font, cp: number): boolean {
   if (!font.hasGlyphForCodePoint(cp)) return false;
@@ -84,7 +43,7 @@ function drawable(font: fontkit.Font, cp: number): boolean {
 export function rendFonts(): LoadedFonts {
   if (loaded) return loaded;
   const buffers = {} as Record<FontRole, Buffer>;
-  for (const role of Object.keys(FILES) as FontRole[]) buffers[role] = woffToSfnt(readFileSync(require.resolve(FILES[role])));
+  for (const role of Object.keys(FILES) as FontRole[]) buffers[role] = readFileSync(require.resolve(FILES[role]));
   const parsed = {} as Record<FontRole, fontkit.Font>;
   for (const role of Object.keys(FILES) as FontRole[]) parsed[role] = fontkit.create(buffers[role]) as fontkit.Font;
   const arabic = parsed.regular;
