@@ -13,7 +13,7 @@ describe('admin API (ADMIN_TOKEN)', () => {
     expect(created.body).to.have.all.keys('partnerId', 'erpName', 'mode', 'apiKey', 'apiSecret', 'webhookSecret');
     const sme = await adminCall('POST', `/v1/admin/partners/${created.body.partnerId}/smes`, { headers: admin(), json: { trn: randomTrn(), name: 'SME' } });
     expect(sme.status).to.equal(201);
-    expect(sme.body).to.have.all.keys('smeId', 'partnerId', 'trn', 'connectionSecret');
+    expect(sme.body).to.have.all.keys('smeId', 'partnerId', 'trn', 'connectionSecret', 'tradeLicenseNumber', 'address');
     const who = await call('GET', '/v1/partner/whoami', { headers: { 'X-API-Key': created.body.apiKey, 'X-API-Secret': created.body.apiSecret } });
     expect(who.body.connectedSmes).to.equal(1);
     const patched = await adminCall('PATCH', `/v1/admin/partners/${created.body.partnerId}`, { headers: admin(), json: { rateLimitPerMinute: 50 } });

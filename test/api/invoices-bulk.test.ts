@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { uaeToday } from '../../src/domain/submission-rules';
 import { randomUUID } from 'node:crypto';
 import { Invoice } from '../../src/db/models';
 import { call } from '../helpers/http';
@@ -15,7 +16,7 @@ describe('POST /v1/partner/invoices/bulk (SPEC 4.1 rule 3, BulkResponse)', funct
 
   it('207 with one result per item, in order, externalRef echoed, and a summary', async () => {
     const p = await newPartner();
-    const ok = invoiceBody(p, (b) => (b.externalRef = 'ERP-OK'));
+    const ok = invoiceBody(p, (b) => ((b.externalRef = 'ERP-OK'), (b.issueDate = uaeToday()))); // today: no late_issuance warning
     const items = [
       ok,
       invoiceBody(p, (b) => {
@@ -24,7 +25,7 @@ describe('POST /v1/partner/invoices/bulk (SPEC 4.1 rule 3, BulkResponse)', funct
       }),
       invoiceBody(p, (b) => (b.trn = '100111222300003')),
       invoiceBody(p, (b) => delete b.buyer.address),
-      invoiceBody(p, (b) => (b.number = ok.number)),
+      invoiceBody(p, (b) => ((b.number = ok.number), (b.issueDate = ok.issueDate))), // numbers are unique per year
       invoiceBody(p, (b) => (b.seller.trn = '100000000000666')),
       invoiceBody(p, (b) => (b.seller.trn = '100000000000000')),
       'not an invoice',

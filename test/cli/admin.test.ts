@@ -48,7 +48,7 @@ describe('einvoice admin', function () {
     const res = await einvoice('admin', 'sme:connect', '--partner', created.partnerId, '--trn', trn, '--name', 'Gulf Foods LLC');
     expect(res.code, res.stderr).to.equal(0);
     const out = JSON.parse(res.stdout);
-    expect(out).to.have.all.keys('smeId', 'partnerId', 'trn', 'connectionSecret');
+    expect(out).to.have.all.keys('smeId', 'partnerId', 'trn', 'connectionSecret', 'tradeLicenseNumber', 'address');
     expect(out).to.include({ partnerId: created.partnerId, trn });
     const stored = await SmeConnection.findById(out.smeId).lean();
     expect(stored!.connectionSecretHash).to.equal(sha256Hex(out.connectionSecret));
