@@ -91,15 +91,38 @@ export async function* sourcedPages(source: ExportSource, from: string, to: stri
   }
 }
 
-/** A page's hand-over records, XML and chain entries, in three reads by id. */
+/** Lookups of one page in flight at once (the store's pool is shared with the API's other requests). */
+const LOOKUPS_AT_ONCE = 16;
+
+async function eachLimited<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LOOKUPS_AT_ONCE, items.length) }, worker));
+  return out;
+}
+
+/**
+ * A page's hand-over records, XML and chain entries, one equality read per invoice or document: the store serves
+ * equalities from an index (FerretDB with our patch, scripts/infra/ferretdb-patch/indexed_equal) but scans the
+ * whole collection for an `$in` of ids, which on the XML collection means reading every document ever sent.
+ */
 async function withEvidence(trn: string, rows: InvoiceRow[]): Promise<SourcedInvoice[]> {
   if (!rows.length) return [];
-  const ids = rows.map((r) => r._id);
-  const submissions = await AspSubmission.find({ invoiceId: { $in: ids } }, { refusedSignals: 0 }).lean<Array<AspSubmissionDoc & { xml?: string | null }>>();
+  type Sub = AspSubmissionDoc & { xml?: string | null };
+  const subsOf = await eachLimited(rows, (r) => AspSubmission.find({ invoiceId: r._id }, { refusedSignals: 0 }).lean<Sub[]>());
+  const submissions = subsOf.flat();
   if (!submissions.length) return [];
-  const documents = await AspSubmissionDocument.find({ _id: { $in: submissions.map((s) => s._id) } }, { xml: 1 }).lean();
-  const xmlOf = new Map(documents.map((d) => [d._id as string, d.xml]));
-  const chain = (await chainCollection().find({ trn, invoiceId: { $in: ids } }).sort({ seq: 1 }).toArray()).map((d) => entryOf(d as unknown as ChainEntry));
+  const documents = await eachLimited(submissions, (s) => AspSubmissionDocument.findById(s._id, { xml: 1 }).lean());
+  const xmlOf = new Map(documents.filter((d) => d !== null).map((d) => [d!._id as string, d!.xml]));
+  const handedOver = rows.filter((_, i) => subsOf[i].length > 0);
+  const chainOf = await eachLimited(handedOver, (r) => chainCollection().find({ invoiceId: r._id }).sort({ seq: 1 }).toArray());
+  const chain = chainOf.flat().filter((d) => d.trn === trn).map((d) => entryOf(d as unknown as ChainEntry));
   const out: SourcedInvoice[] = [];
   for (const r of rows) {
     const subs = submissions.filter((s) => s.invoiceId === r._id).sort((a, b) => a.run - b.run);
