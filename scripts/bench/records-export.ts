@@ -149,14 +149,17 @@ async function main(): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // node itself with tsx's loader (startChild's form with node flags): one process, whose RSS is the API's
-  api = startChild('api', 'src/server.ts', { ...env, PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', ADMIN_TOKEN: '' }, dir, ['--enable-source-maps']);
+  // BENCH_RECORDS_API_FLAGS: node flags of the API, e.g. --max-old-space-size=192 to show the export needs no heap
+  // that grows with the period (it would die of it) rather than RSS that V8 grows lazily between collections.
+  const apiFlags = (env.BENCH_RECORDS_API_FLAGS || '--enable-source-maps').split(/\s+/).filter(Boolean);
+  api = startChild('api', 'src/server.ts', { ...env, PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', ADMIN_TOKEN: '' }, dir, apiFlags);
   await waitForApi(base, api);
   await exportOnce(base, headers, api, { from: SMALL_PERIOD.from, to: SMALL_PERIOD.from }, Math.ceil(SMALL / 31), dir); // warm-up: JIT, plans (not reported)
   t = Date.now();
   const small = await exportOnce(base, headers, api, SMALL_PERIOD, SMALL, dir);
   const large = await exportOnce(base, headers, api, LARGE_PERIOD, LARGE, dir);
 
-  console.log(`\nGET /v1/partner/records through the API process (store: ${infra.mongo.how}; ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+  console.log(`\nGET /v1/partner/records through the API process (node ${apiFlags.join(' ')}; store: ${infra.mongo.how}; ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
   console.log(`${'invoices'.padEnd(10)}${'time s'.padStart(8)}${'archive MB'.padStart(12)}${'RSS before'.padStart(12)}${'peak'.padStart(8)}${'after'.padStart(8)}${'growth'.padStart(8)}   verify --archive`);
   for (const m of [small, large]) {
     console.log(`${String(m.invoices).padEnd(10)}${m.seconds.toFixed(1).padStart(8)}${(m.bytes / 1048576).toFixed(1).padStart(12)}${`${mb(m.rssBefore)} MB`.padStart(12)}${mb(m.rssPeak).padStart(8)}${mb(m.rssAfter).padStart(8)}${mb(m.rssPeak - m.rssBefore).padStart(8)}   ${m.verified}`);
