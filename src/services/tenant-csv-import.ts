@@ -64,6 +64,7 @@ export async function importCsv(caller: TenantCaller, parsed: ParsedCsv, opts: {
     if ('draft' in problems) {
       good.push({ csv, draft: problems.draft });
       if (!isNote(csv) && !originals.has(csv.number)) originals.set(csv.number, fromFile(problems.draft));
+      countCredit(originals, problems.draft);
     } else {
       errors.push(...problems.errors);
       results.push({ number: csv.number, rows: csv.rows, status: 'rejected' });
@@ -91,6 +92,12 @@ export async function importCsv(caller: TenantCaller, parsed: ParsedCsv, opts: {
 /** An invoice of the file as the original of a note in the same file (nothing credited against it yet). */
 function fromFile(draft: TenantDraft): ReferencedOriginal {
   return { issueDate: draft.body.issueDate, grossFils: computeAmounts(draft.body).taxInclusive, creditedFils: 0n };
+}
+
+/** A credit note of the file counts against its original for the file's later notes (one cap for all of them). */
+function countCredit(originals: Map<string, ReferencedOriginal>, draft: TenantDraft): void {
+  const original = draft.invoiceType === 'credit_note' && draft.body.precedingInvoiceNumber ? originals.get(draft.body.precedingInvoiceNumber) : undefined;
+  if (original) original.creditedFils += computeAmounts(draft.body).taxInclusive;
 }
 
 /** The invoice read like a JSON body, or its problems as row errors. */

@@ -147,6 +147,22 @@ describe('Tenant API spec edges (issue 35, cases 1-6) over HTTP', function () {
       expect(bad.body.errors[0].message).to.contain('ReturnOfGoods, PriceCorrection, OtherAdjustment');
     });
 
+    it('1 and 2. notes of one CSV against one original share its cap: the one that credits past it is refused in its row', async () => {
+      const trn = randomTrn();
+      const t = await newTenant({ trn });
+      const p = `C${randomUUID().slice(0, 6)}-`;
+      const note = (i: number): BadRow[] => [
+        { invoice: i, column: 'invoiceType', value: 'credit_note' },
+        { invoice: i, column: 'referencedInvoiceNumber', value: csvInvoiceNumber(0, p) },
+        { invoice: i, column: 'lineUnitPrice', value: '60' },
+      ];
+      // invoice 0: 100.00 + 5 % = 105.00 AED; two notes of 63.00 AED each
+      const res = await upload(t, tenantCsv(3, 1, { sellerTrn: trn, numberPrefix: p, reasonColumn: true, badRows: [...note(1), ...note(2)] }));
+      expect(res.body.invoices).to.include({ created: 2, rejected: 1 });
+      expect(res.body.errors.map((e: any) => `${e.invoiceNumber} ${e.code}`)).to.deep.equal([`${csvInvoiceNumber(2, p)} credit_exceeds_original`]);
+      expect(res.body.errors[0].message).to.contain('at most 42.00 AED');
+    });
+
     it('3. notes (JSON) are in the document the ASP receives, which the official Schematron accepts', async () => {
       const t = await newTenant();
       const { xml } = await acknowledged(t, tenantInvoice(t, (b) => (b.notes = 'Delivery to gate 4 & sign "on receipt"')));
