@@ -73,10 +73,10 @@ export const OPERATIONS: Operation[] = [
   },
   {
     method: 'post', path: '/v1/partner/invoices/validate', surface: 'partner', summary: 'Validate an invoice without submitting it',
-    description: 'The checks POST /v1/partner/invoices makes (shape, TRN of the connected SME, pre-submit rules), then the PINT-AE rendering and the native rules. Nothing is stored and no workflow starts, so no Idempotency-Key.',
+    description: 'The checks POST /v1/partner/invoices makes (shape, TRN of the connected SME, issue-date limits, pre-submit rules, with the SME\'s registration filled in), then the PINT-AE rendering and the native rules. Nothing is stored and no workflow starts, so no Idempotency-Key.',
     body: { schemas: ['InvoiceCreateBody'], examples: { minimal: ex.invoiceCreateExample } },
-    success: { status: 200, description: 'Either the held errors POST would answer, or the XML and its findings.', schema: 'InvoiceValidation', examples: { held: ex.invoiceValidationHeldExample } },
-    errors: { 400: ['validation_failed'], 403: ['trn_mismatch'] },
+    success: { status: 200, description: 'Either the held errors POST would answer, or the XML and its findings; `warnings` (late_issuance) as POST would answer them.', schema: 'InvoiceValidation', examples: { held: ex.invoiceValidationHeldExample } },
+    errors: { 400: ['validation_failed', 'issue_date_out_of_range'], 403: ['trn_mismatch'] },
   },
   {
     method: 'post', path: '/v1/partner/documents/validate', surface: 'partner-key', summary: 'Validate any UBL document (as `einvoice validate`)',

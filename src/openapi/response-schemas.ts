@@ -162,8 +162,8 @@ export const findingsSchema = Joi.object({ fatal: Joi.array().items(finding).req
 
 /** POST /v1/partner/invoices/validate: the held errors POST would answer, or the rendered XML and its findings. */
 export const invoiceValidationSchema = Joi.alternatives().try(
-  Joi.object({ valid: Joi.boolean().valid(false).required(), heldReason: Joi.string().required(), heldErrors: Joi.array().items(fieldErrorSchema).required() }),
-  findingsSchema.keys({ valid: Joi.boolean().required(), xml: Joi.string().required() }),
+  Joi.object({ valid: Joi.boolean().valid(false).required(), heldReason: Joi.string().required(), heldErrors: Joi.array().items(fieldErrorSchema).required(), warnings: Joi.array().items(submissionWarningSchema) }),
+  findingsSchema.keys({ valid: Joi.boolean().required(), xml: Joi.string().required(), warnings: Joi.array().items(submissionWarningSchema) }),
 );
 
 /** An answer documented by its description only (its fields are listed in SPEC 2 and the route's comment). */

@@ -96,6 +96,19 @@ describe('issue 35 [spec-edges], cases 7 to 10', function () {
       expect(b.error.errors[0]).to.include({ code: 'issue_date_in_future', path: 'issueDate' });
     });
 
+    it('Partner dry run (/invoices/validate): the same limits, nothing stored', async () => {
+      const p = await newPartner();
+      const dry = (issueDate: string) => call('POST', '/v1/partner/invoices/validate', { headers: p.headers, json: invoiceBody(p, (b) => (b.issueDate = issueDate)) });
+      const late = await dry(day(-25));
+      expect(late.status, late.text).to.equal(200);
+      expect(late.body.valid).to.equal(true);
+      expect(late.body.warnings[0]).to.include({ code: 'late_issuance', days: 25 });
+      expect((await dry(day(0))).body).to.not.have.property('warnings');
+      const future = await dry(day(2));
+      expect(future.status).to.equal(400);
+      expect(future.body.meta.errors[0]).to.include({ code: 'issue_date_in_future', path: 'issueDate' });
+    });
+
     it('Tenant: a late draft carries the warning; too old or in the future is 400 issue_date_out_of_range (Tenant shape)', async () => {
       const t = await newTenant();
       const late = await tenantDraft(t, (b) => (b.issueDate = day(-40)));

@@ -1,6 +1,7 @@
 // Validation without submission (issue 12 item 2): POST /v1/partner/invoices/validate and
 // POST /v1/partner/documents/validate over real HTTP, compared with POST /v1/partner/invoices and `einvoice validate`.
 import { expect } from 'chai';
+import { uaeToday } from '../../src/domain/submission-rules';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -43,7 +44,7 @@ describe('Validation without submission (Partner API)', function () {
 
   describe('POST /v1/partner/invoices/validate', () => {
     it('a valid body: 200 valid with the rendered PINT-AE XML and no fatal finding; the XML passes /documents/validate too', async () => {
-      const body = invoiceBody(p);
+      const body = invoiceBody(p, (b) => (b.issueDate = uaeToday())); // today: no late_issuance warning
       const res = await validateInvoice(p, body);
       expect(res.status, res.text).to.equal(200);
       expect(res.body).to.have.all.keys('valid', 'xml', 'fatal', 'warning');
@@ -55,7 +56,7 @@ describe('Validation without submission (Partner API)', function () {
     });
 
     it('a held body: 200 valid false with heldReason and heldErrors [{code, path, message}], as POST would hold it', async () => {
-      const body = invoiceBody(p, (b) => delete b.buyer.address);
+      const body = invoiceBody(p, (b) => ((b.issueDate = uaeToday()), delete b.buyer.address));
       const res = await validateInvoice(p, body);
       expect(res.status, res.text).to.equal(200);
       expect(res.body).to.have.all.keys('valid', 'heldReason', 'heldErrors');
