@@ -32,6 +32,8 @@ const env = process.env;
 const SMALL = Number(env.BENCH_READS_SMALL || 1000);
 const LARGE = Number(env.BENCH_READS_LARGE || 100_000);
 const SAMPLES = Number(env.BENCH_READS_SAMPLES || 200);
+/** Only the reads whose name matches this (case-insensitive), e.g. BENCH_READS_ONLY='ops stuck|evidence'. */
+const ONLY = env.BENCH_READS_ONLY ? new RegExp(env.BENCH_READS_ONLY, 'i') : null;
 const DAY = 86_400_000;
 const SPAN_DAYS = 90;
 const TEMPLATE = JSON.parse(fs.readFileSync(path.join(__dirname, '../../test/fixtures/bodies/01-tax-invoice-minimal.json'), 'utf8'));
@@ -181,7 +183,7 @@ async function analyze(): Promise<void> {
 
 async function measure(label: string, pid: number | undefined): Promise<Map<string, { p50: number; p99: number }>> {
   await analyze();
-  const list = await reads();
+  const list = (await reads()).filter(([name]) => !ONLY || ONLY.test(name));
   const before = memoryOf(pid);
   const out = new Map<string, { p50: number; p99: number }>();
   for (const [name, read] of list) {

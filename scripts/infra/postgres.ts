@@ -7,6 +7,8 @@ import { isReachable } from './net';
 
 const LOCAL_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const TEST_DATABASE = /^einvoice_test_(\d+)$/;
+/** Any run's database named after its pid: the tests' and the durable benchmark's (dropped when its run is gone). */
+const RUN_DATABASE = /^einvoice_(?:test|bench)_(\d+)$/;
 
 export interface PostgresStore {
   /** Creates the database when missing; returns the URL FerretDB should use. */
@@ -39,6 +41,7 @@ export async function findPostgres(explicitUrl: string | undefined, database: st
         if (exists.rowCount === 0) await c.query(`CREATE DATABASE ${quote(database)}`).catch(ignoreDuplicate);
         if (isThrowAwayDatabase(database)) await setOnDatabase(c, database, 'synchronous_commit', 'off');
         await setOnDatabase(c, database, 'default_toast_compression', 'lz4');
+        await setOnDatabase(c, database, 'gin_pending_list_limit', "'64kB'");
       });
       return target.toString();
     },
@@ -84,9 +87,9 @@ async function setOnDatabase(c: Client, database: string, name: string, value: s
 
 /** Test runs name their database after their pid; one whose process is gone (killed run) is dropped. */
 async function dropAbandonedTestDatabases(c: Client): Promise<void> {
-  const rows = (await c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'einvoice\\_test\\_%'")).rows;
+  const rows = (await c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'einvoice\\_%\\_%'")).rows;
   for (const { datname } of rows) {
-    const pid = Number(TEST_DATABASE.exec(datname)?.[1]);
+    const pid = Number(RUN_DATABASE.exec(datname)?.[1]);
     if (!pid || pid === process.pid || processAlive(pid)) continue;
     await c.query(`DROP DATABASE IF EXISTS ${quote(datname)} WITH (FORCE)`).catch(() => {});
   }

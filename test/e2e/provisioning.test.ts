@@ -82,7 +82,7 @@ describe('provisioning', () => {
     }
   });
 
-  it("a run's throw-away PostgreSQL database commits without waiting for the WAL flush (npm start's keeps the default) and compresses with lz4", async function () {
+  it("a run's throw-away PostgreSQL database commits without waiting for the WAL flush (npm start's keeps the default) and compresses with lz4, with short GIN pending lists", async function () {
     expect(isThrowAwayDatabase('einvoice_test_4242')).to.equal(true);
     expect(isThrowAwayDatabase('einvoice')).to.equal(false);
     const mongo = testInfra().mongo;
@@ -99,6 +99,8 @@ describe('provisioning', () => {
       // and stores large documents compressed with lz4 (when the server has it: CREATE with lz4 fails otherwise)
       const lz4 = await client.query("CREATE TEMP TABLE lz4_probe (v text COMPRESSION lz4)").then(() => true, () => false);
       if (lz4) expect((await client.query<{ default_toast_compression: string }>('SHOW default_toast_compression')).rows[0].default_toast_compression).to.equal('lz4');
+      // and keeps GIN pending lists short: the pushdown's type probes read the whole list on every query
+      expect((await client.query<{ gin_pending_list_limit: string }>('SHOW gin_pending_list_limit')).rows[0].gin_pending_list_limit).to.equal('64kB');
     } finally {
       await client.end();
     }

@@ -116,6 +116,16 @@ export function describeOrderedFinds(collection: () => Collection<AnyDoc>): void
         });
       }
 
+      it('null on a field no index has (written key <= null on our build) matches null and missing, and $ne null the rest', async () => {
+        // u: the same values as k, in a field without an index (heldReason and tenantId in ops stuck's filter).
+        for (const d of MIXED) if ('k' in d) await collection().updateOne({ _id: d._id }, { $set: { u: d.k } });
+        expect(await find({ u: null }, { k: 1, _id: 1 }, 50)).to.deep.equal(['m-01-missing', 'm-02-null']);
+        expect(await find({ u: null, k: { $lt: 'z' } }, { k: 1, _id: 1 }, 50), 'beside a range').to.deep.equal([]);
+        expect(await find({ u: { $ne: null } }, { k: 1, _id: 1 }, 50)).to.deep.equal(ASC.slice(2));
+        expect(await find({ u: { $in: [null, 'a'] } }, { k: -1, _id: -1 }, 50)).to.deep.equal(['m-07-a', 'm-02-null', 'm-01-missing']);
+        expect(await find({ $or: [{ u: null }, { u: false }] }, { k: 1, _id: 1 }, 2)).to.deep.equal(['m-01-missing', 'm-02-null']);
+      });
+
       it('an array in the sorted field: sorted by its smallest element ascending, its largest descending; ranges and equality match an element', async () => {
         await collection().insertOne({ _id: 'm-arr', k: [7, 'c'] });
         const asc = [...ASC.slice(0, 4), 'm-arr', ...ASC.slice(4)]; // min 7: between 5 and 10
