@@ -65,34 +65,51 @@ interface InvoiceRow {
   status: string;
   ackRef?: string | null;
   mode: string;
+  run?: number;
   createdAt: Date;
   body?: { documentType?: string };
 }
 
 /**
  * The handed-over invoices of [from, to], a page at a time: per scope, per day, newest first by the list's keyset
- * ({smeId, issueDate, createdAt, _id} index; a one-day window is the list's indexed read of that day). Invoices never handed over (drafts, held, queued, refused before the
- * ASP) are no delivered record and are left out.
+ * ({smeId, issueDate, createdAt, _id} index; a one-day window is the list's indexed read of that day). Invoices
+ * never handed over (drafts, held, queued, refused before the ASP) are no delivered record and are left out. One
+ * page is read ahead while the consumer writes the current one out (two pages in memory at most).
  */
 export async function* sourcedPages(source: ExportSource, from: string, to: string): AsyncGenerator<SourcedInvoice[]> {
+  const rows = invoicePages(source, from, to);
+  const read = (): Promise<SourcedInvoice[] | null> => {
+    const p = rows.next().then((r) => (r.done ? null : withEvidence(source.trn, r.value)));
+    p.catch(() => {}); // a consumer that stops early leaves the read-ahead unobserved; a failure it meets is thrown below
+    return p;
+  };
+  let next = read();
+  for (;;) {
+    const page = await next;
+    if (page === null) return;
+    next = read();
+    if (page.length) yield page;
+  }
+}
+
+async function* invoicePages(source: ExportSource, from: string, to: string): AsyncGenerator<InvoiceRow[]> {
   for (const scope of source.scopes) {
     for (const day of daysOf(from, to)) {
       let cursor: ListCursor | undefined;
       do {
         const filter = listFilter(scope, { from: day, to: day, cursor, limit: EXPORT_PAGE });
-        const rows = await Invoice.find(filter, { number: 1, issueDate: 1, status: 1, ackRef: 1, mode: 1, createdAt: 1, 'body.documentType': 1 }).sort(LIST_SORT).limit(EXPORT_PAGE).lean<InvoiceRow[]>();
+        const rows = await Invoice.find(filter, { number: 1, issueDate: 1, status: 1, ackRef: 1, mode: 1, run: 1, createdAt: 1, 'body.documentType': 1 }).sort(LIST_SORT).limit(EXPORT_PAGE).lean<InvoiceRow[]>();
         const last = rows[rows.length - 1];
         cursor = rows.length === EXPORT_PAGE && last ? { createdAt: new Date(last.createdAt), id: last._id } : undefined;
         const wanted = source.mode ? rows.filter((r) => r.mode === source.mode) : rows;
-        const page = await withEvidence(source.trn, wanted);
-        if (page.length) yield page;
+        if (wanted.length) yield wanted;
       } while (cursor);
     }
   }
 }
 
 /** Lookups of one page in flight at once (the store's pool is shared with the API's other requests). */
-const LOOKUPS_AT_ONCE = 16;
+const ROWS_AT_ONCE = 16;
 
 async function eachLimited<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -103,30 +120,32 @@ async function eachLimited<T, R>(items: T[], fn: (item: T) => Promise<R>): Promi
       out[i] = await fn(items[i]);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(LOOKUPS_AT_ONCE, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(ROWS_AT_ONCE, items.length) }, worker));
   return out;
 }
 
+type Sub = AspSubmissionDoc & { xml?: string | null };
+
 /**
- * A page's hand-over records, XML and chain entries, one equality read per invoice or document: the store serves
- * equalities from an index (FerretDB with our patch, scripts/infra/ferretdb-patch/indexed_equal) but scans the
- * whole collection for an `$in` of ids, which on the XML collection means reading every document ever sent.
+ * A page's hand-over records, XML and chain entries, by equality reads per invoice (the three at once): the store
+ * serves equalities from an index (FerretDB with our patch, scripts/infra/ferretdb-patch/indexed_equal) but scans
+ * the whole collection for an `$in` of ids, which on the XML collection means reading every document ever sent.
+ * The XML is read by its id (<invoiceId>-<run>) for every run the invoice has had.
  */
 async function withEvidence(trn: string, rows: InvoiceRow[]): Promise<SourcedInvoice[]> {
-  if (!rows.length) return [];
-  type Sub = AspSubmissionDoc & { xml?: string | null };
-  const subsOf = await eachLimited(rows, (r) => AspSubmission.find({ invoiceId: r._id }, { refusedSignals: 0 }).lean<Sub[]>());
-  const submissions = subsOf.flat();
-  if (!submissions.length) return [];
-  const documents = await eachLimited(submissions, (s) => AspSubmissionDocument.findById(s._id, { xml: 1 }).lean());
-  const xmlOf = new Map(documents.filter((d) => d !== null).map((d) => [d!._id as string, d!.xml]));
-  const handedOver = rows.filter((_, i) => subsOf[i].length > 0);
-  const chainOf = await eachLimited(handedOver, (r) => chainCollection().find({ invoiceId: r._id }).sort({ seq: 1 }).toArray());
-  const chain = chainOf.flat().filter((d) => d.trn === trn).map((d) => entryOf(d as unknown as ChainEntry));
+  const read = await eachLimited(rows, (r) =>
+    Promise.all([
+      AspSubmission.find({ invoiceId: r._id }, { refusedSignals: 0 }).lean<Sub[]>(),
+      Promise.all(Array.from({ length: Math.max(1, r.run ?? 1) }, (_, i) => AspSubmissionDocument.findById(documentIdOf(r._id, i + 1), { xml: 1 }).lean())),
+      chainCollection().find({ invoiceId: r._id }).sort({ seq: 1 }).toArray(),
+    ]),
+  );
   const out: SourcedInvoice[] = [];
-  for (const r of rows) {
-    const subs = submissions.filter((s) => s.invoiceId === r._id).sort((a, b) => a.run - b.run);
-    if (!subs.length) continue;
+  rows.forEach((r, i) => {
+    const [found, docs, chained] = read[i];
+    const subs = found.sort((a, b) => a.run - b.run);
+    if (!subs.length) return;
+    const xmlOf = new Map(docs.filter((d) => d !== null).map((d) => [d!._id as string, d!.xml]));
     const xmlByRun = new Map<number, string>();
     for (const s of subs) {
       // Records opened before the XML moved to asp_submission_documents carry it themselves.
@@ -135,9 +154,10 @@ async function withEvidence(trn: string, rows: InvoiceRow[]): Promise<SourcedInv
     }
     out.push({
       _id: r._id, number: r.number, issueDate: r.issueDate, status: r.status, ackRef: r.ackRef ?? null,
-      documentType: r.body?.documentType ?? 'tax_invoice', submissions: subs, xmlByRun, chain: chain.filter((e) => e.invoiceId === r._id),
+      documentType: r.body?.documentType ?? 'tax_invoice', submissions: subs, xmlByRun,
+      chain: chained.filter((d) => d.trn === trn).map((d) => entryOf(d as unknown as ChainEntry)),
     });
-  }
+  });
   return out;
 }
 
