@@ -134,7 +134,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post', path: '/v1/invoices/bulk', surface: 'tenant', summary: 'Import drafts from a CSV file (1,000 invoices, 5 MB)', idempotency: 'required',
     rawBody: { contentType: 'multipart/form-data', description: 'A part `file` (the CSV, columns in SPEC 4.2 order) and a part `options` (JSON: {"mode": "sandbox"|"live", "skipErrors": boolean}).' },
-    success: { status: 200, description: 'The per-row report.', schema: 'Object' },
+    success: { status: 200, description: 'The per-row report; `warnings` lists late_issuance per invoice (row, column issueDate, days) when there is one. An issueDate past the limits is a row error (issue_date_too_old, issue_date_in_future).', schema: 'Object' },
     errors: { 400: ['invalid_body'], 409: ['invoice_mode_mismatch'], 413: ['bulk_payload_too_large'], 415: ['unsupported_media_type'], 422: ['bulk_rows_invalid'] },
   },
   {

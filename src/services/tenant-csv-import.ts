@@ -7,6 +7,7 @@ import { Invoice, tenantNumberScope } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { insertEach } from '../db/insert-each';
 import { ServiceError } from '../domain/errors';
+import { checkIssueDate } from '../domain/submission-rules';
 import type { FieldError } from '../domain/invoice-types';
 import type { RowError, TenantCsvInvoice, CsvLocation } from '../domain/tenant-csv';
 import type { ReferencedOriginal, TenantDraft } from '../domain/tenant-invoice-types';
@@ -32,6 +33,8 @@ export interface CsvImportReport {
   results: CsvInvoiceResult[];
   /** One entry per problem, each naming its row, the invoice number, the column, a code and what to send instead. */
   errors: RowError[];
+  /** Accepted but worth knowing (late_issuance, submission-rules.ts), per invoice: its first row and the column. */
+  warnings?: { row: number; invoiceNumber: string; column: 'issueDate'; code: 'late_issuance'; days: number; message: string }[];
 }
 
 export interface ParsedCsv {
@@ -81,6 +84,7 @@ export async function importCsv(caller: TenantCaller, parsed: ParsedCsv, opts: {
     },
     results: results.sort((a, b) => a.rows[0] - b.rows[0]),
     errors: errors.sort((a, b) => a.row - b.row),
+    ...lateIssuance(good, results),
   });
   if (errors.length && !opts.skipErrors) {
     throw new ServiceError(422, 'bulk_rows_invalid', 'Unprocessable', `${errors.length} problem(s) in the file; nothing was imported. Fix the rows listed in errors, or send options {"skipErrors": true} to import the good invoices and skip the bad ones.`, { report: report(), errors: report().errors });
@@ -159,4 +163,14 @@ async function store(caller: TenantCaller, good: ReadInvoice[], results: CsvInvo
     if (still.has(id)) results.push({ number: g.csv.number, rows: g.csv.rows, status: 'updated', id });
     else refuse(g, 'submitted');
   }
+}
+
+/** The late_issuance warnings of the invoices stored (or that would be), in row order; nothing when there is none. */
+function lateIssuance(good: ReadInvoice[], results: CsvInvoiceResult[]): Pick<CsvImportReport, 'warnings'> {
+  const refused = new Set(results.filter((r) => r.status === 'rejected').map((r) => r.number));
+  const warnings = good
+    .filter((g) => !refused.has(g.csv.number))
+    .flatMap((g) => checkIssueDate(g.draft.body.issueDate).map((w) => ({ row: g.csv.rows[0], invoiceNumber: g.csv.number, column: 'issueDate' as const, code: w.code, days: w.days, message: w.message })))
+    .sort((a, b) => a.row - b.row);
+  return warnings.length ? { warnings } : {};
 }

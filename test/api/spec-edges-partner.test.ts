@@ -141,7 +141,7 @@ describe('issue 35 [spec-edges], cases 7 to 10', function () {
       expect(alt.body.errors[0]).to.include({ path: 'issueDate' });
     });
 
-    it('Tenant CSV: a future issueDate is refused naming the issueDate column and row; a late one is imported', async () => {
+    it('Tenant CSV: a future issueDate is refused naming the issueDate column and row; a late one is imported with its warning', async () => {
       const trn = randomTrn();
       const t = await newTenant({ trn });
       const csv = tenantCsv(2, 1, { sellerTrn: trn, badRows: [{ invoice: 0, column: 'issueDate', value: day(-20) }, { invoice: 1, column: 'issueDate', value: day(4) }] });
@@ -154,6 +154,8 @@ describe('issue 35 [spec-edges], cases 7 to 10', function () {
       expect(report.invoices).to.include({ created: 1, rejected: 1 });
       expect(report.errors).to.have.length(1);
       expect(report.errors[0]).to.include({ column: 'issueDate', code: 'issue_date_in_future', row: csvRowOf(1, 0, 1) });
+      expect(report.warnings).to.have.length(1);
+      expect(report.warnings[0]).to.include({ column: 'issueDate', code: 'late_issuance', days: 20, row: csvRowOf(0, 0, 1) });
       expect(await Invoice.countDocuments({ smeId: tenantNumberScope(t.tenantId, 'test') })).to.equal(1);
     });
 
