@@ -32,9 +32,10 @@ const invalidTransition = (action: string, status: string, allowed: readonly str
 export async function deleteInvoice(scope: InvoiceScope, invoiceId: string, by = deleterOf(scope)): Promise<void> {
   const inv = await findOwnedInvoice<DeletedInvoice>(scope, invoiceId, {});
   const refuse = (status: string) => invalidTransition('delete', status, DELETABLE, 'A delivered invoice is reversed with a credit note.');
-  if (!DELETABLE.includes(inv.status as InvoiceStatus)) throw refuse(inv.status);
+  // Handed over first: a delivered or acknowledged invoice is refused for that reason (issue 34), not its status.
   const runs = await handedOverRuns(inv._id);
   if (runs.length) throw handedOver(inv, runs);
+  if (!DELETABLE.includes(inv.status as InvoiceStatus)) throw refuse(inv.status);
   if ((await retentionPolicies()(inv)).hold) {
     throw serviceErrors.conflict('legal_hold', 'This invoice (or its seller) is under legal hold: nothing of it may be removed until an operator lifts the hold (einvoice records hold --off).', { status: inv.status });
   }

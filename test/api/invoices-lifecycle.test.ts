@@ -115,14 +115,14 @@ describe('invoice lifecycle: DELETE and retry (SPEC 3.1, 4.1, 8)', function () {
       expect((await del(live, blocked.invoiceId)).status).to.equal(204);
     });
 
-    it('409 invalid_state_transition after delivery (acknowledged, or delivered by the reserved TRN)', async () => {
+    it('409 after delivery: handed_over when the ASP has it (acknowledged), invalid_state_transition for the reserved TRN (no hand-over)', async () => {
       const p = await newPartner();
       const { body: acked } = await postInvoice(p, invoiceBody(p));
       await waitForStatus(p, acked.invoiceId, 'acknowledged');
       const res = await del(p, acked.invoiceId);
       expect(res.status).to.equal(409);
-      expect(res.body).to.include({ code: 'invalid_state_transition' });
-      expect(res.body.meta).to.deep.equal({ status: 'acknowledged' });
+      expect(res.body).to.include({ code: 'handed_over' });
+      expect(res.body.meta).to.include({ status: 'acknowledged' });
       const { body: delivered } = await postInvoice(p, invoiceBody(p, (b) => (b.seller.trn = '100000000000000')));
       expect(delivered.status).to.equal('delivered');
       expect((await del(p, delivered.invoiceId)).body.code).to.equal('invalid_state_transition');
