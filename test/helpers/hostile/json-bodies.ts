@@ -4,7 +4,7 @@
 // 2xx is deserved.
 import fc from 'fast-check';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { copyValue, HOSTILE_KEYS, hostileValue, toJsonText } from './values';
+import { copyValue, HOSTILE_KEYS, hostileValue, RawToken, toJsonText } from './values';
 
 export interface HostileBody {
   kind: string;
@@ -30,11 +30,14 @@ const edit: fc.Arbitrary<Edit> = fc.record({
   key: fc.oneof(fc.constantFrom(...HOSTILE_KEYS), fc.string({ maxLength: 12 })),
 });
 
-/** Every object or array in the tree, with the key under which each child hangs. */
+/** An object or array of the JSON tree; a RawToken is a leaf (one JSON token), never a place for an edit. */
+const isNode = (v: unknown): v is object => !!v && typeof v === 'object' && !(v instanceof RawToken);
+
+/** Every child slot of an object or array in the tree, with the key under which the child hangs. */
 function slots(root: unknown): { parent: any; key: string | number }[] {
   const out: { parent: any; key: string | number }[] = [];
   const walk = (node: unknown) => {
-    if (!node || typeof node !== 'object') return;
+    if (!isNode(node)) return;
     for (const key of Array.isArray(node) ? node.keys() : Object.keys(node)) {
       out.push({ parent: node, key });
       walk((node as any)[key]);
@@ -54,7 +57,7 @@ function applyEdits(base: unknown, edits: Edit[]): unknown {
     if (e.action === 'replace') parent[key] = value;
     else if (e.action === 'delete') Array.isArray(parent) ? parent.splice(Number(key), 1) : delete parent[key];
     else if (e.action === 'wrap') parent[key] = [parent[key]];
-    else if (parent[key] && typeof parent[key] === 'object' && !Array.isArray(parent[key])) Object.defineProperty(parent[key], e.key, { value, enumerable: true, configurable: true, writable: true });
+    else if (isNode(parent[key]) && !Array.isArray(parent[key])) Object.defineProperty(parent[key], e.key, { value, enumerable: true, configurable: true, writable: true });
     else Object.defineProperty(parent, e.key, { value, enumerable: true, configurable: true, writable: true });
   }
   return body;

@@ -3,7 +3,9 @@
 import fc from 'fast-check';
 
 export class RawToken {
-  constructor(readonly text: string) {}
+  constructor(readonly text: string) {
+    Object.freeze(this); // one JSON token: copyValue hands out the instance itself, so no edit may change it
+  }
 }
 
 /** JSON.parse makes `__proto__` an own key (an object literal would set the prototype instead). */
