@@ -35,7 +35,8 @@ export async function seedOnce(dataDir: string, opts: { statusUrl?: string; webh
   }
   if (!creds) {
     const partner = await createPartner({ name: 'Local Test ERP', mode: 'test' });
-    const sme = await connectSme({ partnerId: partner.partnerId, trn: SEED_SME_TRN, name: 'Demo Trading LLC' });
+    // With its registration, so the SPEC's minimum body (no trade licence, no emirate) goes through (issue 35 case 8).
+    const sme = await connectSme({ partnerId: partner.partnerId, trn: SEED_SME_TRN, name: 'Demo Trading LLC', tradeLicenseNumber: 'DED-100200', address: { line1: 'Office 1204, Bay Square 3', city: 'Dubai', emirate: 'Dubai' } });
     creds = {
       partnerId: partner.partnerId,
       apiKey: partner.apiKey,

@@ -157,11 +157,11 @@ async function reissueSme(smeId: string, input: SmeConnectInput, actor: AuditAct
   const now = new Date();
   const connectionSecret = randomToken('cs_', 32);
   await recordCredentialChange(actor, { action: 'reissue', subjectType: 'sme', subjectId: smeId, partnerId: input.partnerId }, now);
-  const updated = await SmeConnection.findOneAndUpdate(
+  const { matchedCount } = await SmeConnection.updateOne(
     { _id: smeId, status: 'revoked' },
     { $set: { status: 'active', revokedAt: null, connectionSecretHash: sha256Hex(connectionSecret), previousConnectionSecretHash: null, previousConnectionSecretValidUntil: null, ...registrationOf(input) } },
-    { returnDocument: 'after', projection: { tradeLicenseNumber: 1, address: 1 } },
-  ).lean<SmeConnectionDoc>();
-  if (!updated) throw new AdminError('sme_already_connected', `TRN ${input.trn} was reconnected to partner ${input.partnerId} meanwhile`);
-  return { smeId, partnerId: input.partnerId, trn: input.trn, connectionSecret, tradeLicenseNumber: updated.tradeLicenseNumber ?? null, address: (updated.address as PartyAddress | null) ?? null };
+  ).exec();
+  if (matchedCount !== 1) throw new AdminError('sme_already_connected', `TRN ${input.trn} was reconnected to partner ${input.partnerId} meanwhile`);
+  const stored = await SmeConnection.findById(smeId, { tradeLicenseNumber: 1, address: 1 }).lean<SmeConnectionDoc>();
+  return { smeId, partnerId: input.partnerId, trn: input.trn, connectionSecret, tradeLicenseNumber: stored?.tradeLicenseNumber ?? null, address: (stored?.address as PartyAddress | null) ?? null };
 }

@@ -49,7 +49,7 @@ describe('einvoice admin: credential rotation and revocation', function () {
     expect([refused.status, refused.body.code]).to.deep.equal([401, 'connection_revoked']);
 
     const reissued = await json('admin', 'sme:connect', '--partner', p.partnerId, '--trn', p.sme.trn, '--name', 'Gulf Foods LLC');
-    expect(reissued).to.deep.equal({ smeId: p.sme.smeId, partnerId: p.partnerId, trn: p.sme.trn, connectionSecret: reissued.connectionSecret });
+    expect(reissued).to.deep.equal({ smeId: p.sme.smeId, partnerId: p.partnerId, trn: p.sme.trn, connectionSecret: reissued.connectionSecret, tradeLicenseNumber: null, address: null });
     expect((await SmeConnection.findById(p.sme.smeId).lean())!.connectionSecretHash).to.equal(sha256Hex(reissued.connectionSecret));
     const again = await einvoice('admin', 'sme:connect', '--partner', p.partnerId, '--trn', p.sme.trn, '--name', 'Gulf Foods LLC');
     expect(again.code).to.equal(1);

@@ -34,6 +34,12 @@ describe('einvoice admin sme:connect with the SME registration (issue 35 case 8)
     const created = await call('POST', '/v1/partner/invoices', { headers, json: body });
     expect(created.status, created.text).to.equal(201);
     expect(created.body.status, created.text).to.equal('queued');
+
+    // A reissue (revoke, then connect again) keeps the stored registration, and a given licence replaces it.
+    expect((await einvoice('admin', 'sme:revoke', '--sme', out.smeId)).code).to.equal(0);
+    const again = await einvoice('admin', 'sme:connect', '--partner', partner.partnerId, '--trn', trn, '--name', 'Gulf Foods LLC', '--trade-license', 'DED-992');
+    expect(again.code, again.stderr).to.equal(0);
+    expect(JSON.parse(again.stdout)).to.deep.include({ smeId: out.smeId, tradeLicenseNumber: 'DED-992', address: out.address });
   });
 
   it('an address needs all three flags and a real emirate (exit 2, one line)', async () => {
