@@ -1,10 +1,8 @@
 // The rendition where users get it, over real HTTP with the real worker (test mode: the simulated ASP):
 // GET /v1/partner/invoices/{id}/document and GET /v1/invoices/{id}/document negotiate XML, HTML and PDF
 // (Accept or ?format=), 406 for anything else; POST /v1/partner/documents/validate answers HTML when asked.
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { apiBase, call } from '../helpers/http';
@@ -12,6 +10,7 @@ import { invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
 import { newPartner, type TestPartner } from '../helpers/partners';
 import { expectTenantError, mutation, newTenant, tenantInvoice, waitForTenantStatus, TENANT_ARABIC_NAME, type TestTenant } from '../helpers/tenants';
 import { ensureWorker } from '../helpers/worker';
+import { hasPdftotext, pdfText } from '../helpers/pdftotext';
 
 const EXAMPLES = path.resolve(__dirname, '../../../shared/pint-ae/examples');
 
@@ -21,26 +20,8 @@ async function getBytes(url: string, headers: Record<string, string>): Promise<{
   return { status: res.status, type: res.headers.get('content-type') ?? '', bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-function pdfText(pdf: Buffer): string {
-  const file = path.join(os.tmpdir(), `rendition-api-${process.pid}-${Date.now()}.pdf`);
-  fs.writeFileSync(file, pdf);
-  try {
-    return execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' })
-      .replace(/[\u202A-\u202E\u2066-\u2069]/g, '')
-      .replace(/\s+/g, ' ');
-  } finally {
-    fs.unlinkSync(file);
-  }
-}
+const pdfWords = (pdf: Buffer) => pdfText(pdf).replace(/\s+/g, ' ');
 
-function hasPdftotext(): boolean {
-  try {
-    execFileSync('pdftotext', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('Rendition routes (GET .../document, POST /documents/validate as HTML)', function () {
   before(async function () {
@@ -80,7 +61,7 @@ describe('Rendition routes (GET .../document, POST /documents/validate as HTML)'
       for (const res of [byQuery, byAccept]) {
         expect(res.status).to.equal(200);
         expect(res.type).to.equal('application/pdf');
-        const text = pdfText(res.bytes);
+        const text = pdfWords(res.bytes);
         const payable = /<cbc:PayableAmount[^>]*>([^<]+)</.exec(xml)![1];
         for (const s of [number, p.sme.trn, `AED ${Number(payable).toLocaleString('en-US', { minimumFractionDigits: 2 })}`, last.documentSha256, last.ackRef, last.submissionId]) {
           expect(text, String(s)).to.include(s);
@@ -142,7 +123,7 @@ describe('Rendition routes (GET .../document, POST /documents/validate as HTML)'
       expect(html.text).to.include(`dir="rtl" lang="ar">${TENANT_ARABIC_NAME}</span>`);
       const pdf = await getBytes(`/v1/invoices/${id}/document`, { ...t.headers, Accept: 'application/pdf' });
       expect(pdf.status).to.equal(200);
-      const text = pdfText(pdf.bytes);
+      const text = pdfWords(pdf.bytes);
       expect(text).to.include(t.trn);
       // The name's words in logical order (its ASCII dots are drawn with the Latin font: see notes).
       expect(text).to.include(TENANT_ARABIC_NAME.split(' ').slice(0, 2).join(' '));

@@ -7,14 +7,9 @@ import { readTenantInvoice, tenantAlternativeInputSchema, tenantInvoiceInputSche
 import type { TenantDraft, TenantInputRefusal, TenantRegistration } from '../../../src/domain/tenant-invoice-types';
 import { renderInvoice } from '../../../src/pint-ae/render';
 import { describeFatal, officialValidator } from '../pint-ae/render-helpers';
+import { FALCON_TENANT } from '../../helpers/tenant-registration';
 
-const TENANT: TenantRegistration = {
-  trn: '100123456700003',
-  legalName: 'Falcon Trading LLC',
-  legalNameArabic: 'فالكون للتجارة ذ.م.م',
-  address: { line1: 'Office 1204, Bay Square 3', city: 'Dubai', emirate: 'DXB' },
-  tradeLicenseNumber: 'DED-778812',
-};
+const TENANT: TenantRegistration = FALCON_TENANT;
 const BUYER_TRN = '100987654300003';
 
 type Body = Record<string, any>;

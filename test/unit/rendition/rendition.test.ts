@@ -1,9 +1,7 @@
 // The rendition (src/rendition): every official PINT-AE example and every rendered fixture body renders to
 // HTML and PDF; the PDF's extracted text (poppler's pdftotext) holds the number, the TRNs and the totals exactly
 // as the XML has them (to the fils), and the Arabic legal names in logical order.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import Decimal from 'decimal.js';
@@ -14,6 +12,7 @@ import { money } from '../../../src/rendition/format';
 import { renderInvoice } from '../../../src/pint-ae/render';
 import type { InvoiceCreateBody } from '../../../src/domain/invoice-types';
 import { corpus } from '../pint-ae/render-helpers';
+import { hasPdftotext, pdfText } from '../../helpers/pdftotext';
 
 const EXAMPLES = path.resolve(__dirname, '../../../../shared/pint-ae/examples');
 
@@ -42,25 +41,7 @@ function renderedFixtures(): { name: string; xml: string }[] {
   return out;
 }
 
-function hasPdftotext(): boolean {
-  try {
-    execFileSync('pdftotext', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
-/** pdftotext's output with its bidi embedding marks removed (it wraps right-to-left words in U+202B ... U+202C). */
-function pdfText(pdf: Buffer): string {
-  const file = path.join(os.tmpdir(), `rendition-${process.pid}-${Math.random().toString(36).slice(2)}.pdf`);
-  fs.writeFileSync(file, pdf);
-  try {
-    return execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }).replace(/[\u202A-\u202E\u2066-\u2069]/g, '');
-  } finally {
-    fs.unlinkSync(file);
-  }
-}
 
 /** The XML's own value of a LegalMonetaryTotal / TaxTotal element (first match). */
 function xmlAmount(xml: string, local: string): string | undefined {
