@@ -49,19 +49,30 @@ function validateWith<T>(schema: Joi.Schema<T>, input: unknown, detail: string):
   return value as T;
 }
 
+/**
+ * Listed at most: 5,000 wrong array items in a 4 KB body were a 750 KB answer (issue 13: no answer much larger
+ * than the request). The rest is counted in one last entry.
+ */
+const MAX_LISTED_ERRORS = 100;
+
 /** Pure: joi's details as our error list, one entry per failing path and code. */
 function toFieldErrors(details: Joi.ValidationErrorItem[]): FieldError[] {
   const seen = new Set<string>();
-  const out: FieldError[] = [];
+  const out: (FieldError & { depth: number })[] = [];
   for (const d of details) {
     const path = jsonPath(d.path);
     const code = errorCode(d.type);
     const id = `${path}\u0000${code}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    out.push({ code, path, message: message(d, path, code) });
+    out.push({ code, path, message: message(d, path, code), depth: d.path.length });
   }
-  return out;
+  const plain = ({ code, path, message }: FieldError): FieldError => ({ code, path, message });
+  if (out.length <= MAX_LISTED_ERRORS) return out.map(plain);
+  // joi lists an array's items before the array's own limit (`ids` too_many): shallow paths first, so it is kept.
+  const kept = [...out].sort((a, b) => a.depth - b.depth).slice(0, MAX_LISTED_ERRORS).map(plain);
+  const more = out.length - MAX_LISTED_ERRORS;
+  return [...kept, { code: 'too_many_errors', path: '', message: `${more} more problem(s) not listed: fix the ${MAX_LISTED_ERRORS} above (the same kind of mistake, most likely) and send again.` }];
 }
 
 /** ['lines', 0, 'vatRate'] -> 'lines[0].vatRate'. */

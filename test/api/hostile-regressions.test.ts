@@ -1,8 +1,8 @@
 // What the generated hostile-input suite (hostile-generated.test.ts) found, each pinned by hand (issue 13 item 2):
 // routes that matched /V1/... without their router's authentication, a multipart body without its closing
 // boundary that ended the process, bytes that are not UTF-8 stored as U+FFFD, a declared charset ignored, NUL
-// characters that the store refused with a 500, an 800 KB invoice number (500 from the unique index), and 400 KB
-// values echoed back in validation messages.
+// characters that the store refused with a 500, an 800 KB invoice number (500 from the unique index), 400 KB
+// values echoed back in validation messages, and one validation error listed per item of a 5,000-item array.
 import { expect } from 'chai';
 import { adminCall, apiBase, call, type ApiResponse } from '../helpers/http';
 import { invoiceBody, postInvoice } from '../helpers/invoices';
@@ -78,5 +78,18 @@ describe('hostile input: what the generated suite found', () => {
     expectProblem(res, 400, 'validation_failed');
     expect(res.text.length).to.be.below(2_000);
     expect(res.text).to.include('(200000 characters)');
+  });
+
+  it('5,000 wrong array items in a 4 KB body: the first 100 problems listed and the rest counted (it was a 750 KB answer)', async () => {
+    const t = await newTenant();
+    const res = await call('POST', '/v1/invoices/submit', { headers: mutation(t), json: { ids: Array(5000).fill(1) } });
+    expectTenantError(res, 400, 'invalid_body');
+    expect(res.text.length).to.be.below(40_000);
+    const errors: { code: string; path: string; message: string }[] = res.body.meta.errors;
+    expect(errors).to.have.length(101);
+    expect(errors[0]).to.deep.include({ code: 'too_many', path: 'ids' });
+    expect(errors[1]).to.deep.include({ code: 'invalid_type', path: 'ids[0]' });
+    expect(errors[100].code).to.equal('too_many_errors');
+    expect(errors[100].message).to.match(/^4901 more problem\(s\) not listed/);
   });
 });

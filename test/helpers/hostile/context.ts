@@ -48,6 +48,12 @@ export async function hostileSetup(adminToken: string, providerSecret: string): 
     'post /v1/admin/tenants/:tenantId/credits': topUpExample,
   };
 
+  const validQueries: Record<string, string> = {
+    'get /v1/partner/validate-trn': `trn=${partner.sme.trn}`,
+    'get /v1/partner/records': 'from=2025-01-01&to=2025-12-31',
+    'get /v1/records': 'from=2025-01-01&to=2025-12-31',
+  };
+
   const context: HostileContext = {
     partnerHeaders: partner.headers,
     partnerKeyHeaders: partner.keyHeaders,
@@ -64,6 +70,7 @@ export async function hostileSetup(adminToken: string, providerSecret: string): 
       file: 'favicon-32x32.png',
     },
     validBodies,
+    validQueries,
   };
   const secrets = [partner.apiSecret, partner.sme.connectionSecret, victim.apiSecret, tenant.clientSecret, tenant.webhookSecret, victimTenant.clientSecret, adminToken, providerSecret];
   return { context, secrets };

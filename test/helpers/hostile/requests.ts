@@ -38,6 +38,8 @@ export interface HostileContext {
   params: Record<string, string>;
   /** A valid body per `${method} ${path}` of every operation with a JSON body. */
   validBodies: Record<string, unknown>;
+  /** A valid query string per `${method} ${path}` of every operation whose query has required parameters. */
+  validQueries: Record<string, string>;
 }
 
 const JOI_OPTIONS: Joi.ValidationOptions = { abortEarly: true, allowUnknown: false, stripUnknown: false, convert: true };
@@ -216,8 +218,18 @@ function rarely<T>(arbitrary: fc.Arbitrary<T>, oneIn: number): fc.Arbitrary<T | 
   return fc.oneof({ arbitrary: fc.constant(null), weight: oneIn - 1 }, { arbitrary, weight: 1 });
 }
 
+/** A route whose query has required parameters needs a valid one in the context, or no request of it deserves a 2xx. */
+function checkValidQuery(op: Operation, c: HostileContext): void {
+  if (!op.query) return;
+  const valid = c.validQueries[`${op.method} ${op.path}`];
+  const schema = QUERY_SCHEMAS[op.query] as Joi.Schema;
+  if (valid === undefined && schema.validate({}, JOI_OPTIONS).error) throw new Error(`hostile context: no valid query for ${op.method} ${op.path} (${op.query} has required parameters)`);
+  if (valid !== undefined && schema.validate({ ...querystring.parse(valid) }, JOI_OPTIONS).error) throw new Error(`hostile context: the valid query of ${op.method} ${op.path} is refused by ${op.query}`);
+}
+
 // ---- the request ----------------------------------------------------------------------------------------------
 export function hostileRequest(ops: Operation[], c: HostileContext): fc.Arbitrary<HostileRequest> {
+  for (const op of ops) checkValidQuery(op, c);
   const perOperation = ops.map((op) => requestFor(op, ops, c)); // built once: some hold ready-made 5 MB bodies
   return fc.nat({ max: ops.length - 1 }).chain((i) => perOperation[i]);
 }
@@ -251,6 +263,8 @@ function requestFor(op: Operation, ops: Operation[], c: HostileContext): fc.Arbi
     if (g.query) {
       path = `${path}?${g.query[0]}`;
       hostile(`query ${g.query[0].slice(0, 80)}`, g.query[1]);
+    } else if (c.validQueries[`${op.method} ${op.path}`]) {
+      path = `${path}?${c.validQueries[`${op.method} ${op.path}`]}`; // untouched: what the route needs to answer 2xx
     }
     if (op.idempotency) {
       const [label, key, usable] = g.idem ?? ['fresh', randomUUID(), true];

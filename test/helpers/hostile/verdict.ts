@@ -5,8 +5,9 @@ import { STACK_TRACE } from '../leaks';
 import type { HostileRequest } from './requests';
 import type { RawResponse } from './send';
 
-/** The Tenant API's paths (its error shape), by prefix, as the SPEC names them; routes match case-sensitively. */
-const TENANT_PREFIXES = ['/v1/invoices', '/v1/credit-notes', '/v1/auth'];
+/** The Tenant API's paths (its error shape), by prefix, as the SPEC names them, and its audit export (issue 34);
+ * routes match case-sensitively. */
+const TENANT_PREFIXES = ['/v1/invoices', '/v1/credit-notes', '/v1/auth', '/v1/records'];
 
 /** Node's parser refusals (answered by src/http/client-errors.ts before any path is known) are problem+json everywhere. */
 const PARSER_CODES = new Set(['malformed_request', 'headers_too_large', 'request_timeout']);
