@@ -98,7 +98,9 @@ export async function recordAnswer(sub: Submission, source: 'submit' | 'poll' | 
   const times = statusTimes(sub);
   const fresh = Object.entries(times).filter(([status]) => !known[status]);
   if (!fresh.length && (record.ackRef ?? null) === (sub.ackRef ?? null) && record.submissionId) {
-    // Nothing new; chains what a crash after the last write may have left unchained (a no-op otherwise).
+    // Nothing new. The answer to our submit is still kept when callbacks overtook it and told the same first: it is
+    // the ASP's own receipt of the document. Chains what a crash after the last write may have left unchained.
+    if (source === 'submit') await AspSubmission.updateOne({ _id: record._id }, { $push: { answers: { at: new Date(), source, body: sub } } });
     await chainAnswers(record.invoiceId, record.run, source);
     return { invoiceId: record.invoiceId, run: record.run, changed: false };
   }
