@@ -12,8 +12,26 @@ export const chainKey = (invoiceId: string, run: number | null, kind: ChainEntry
 
 const MAX_ATTEMPTS = 100;
 
-/** Appends the fact unless its key is chained already; returns the stored entry either way. */
-export async function appendChainEntry(fact: ChainFact, key: string): Promise<ChainEntry> {
+/** The appends in flight in this process, per TRN: each waits for the one before. */
+const queues = new Map<string, Promise<unknown>>();
+
+/**
+ * Appends the fact unless its key is chained already; returns the stored entry either way. Appends of one TRN run one
+ * at a time in this process: racing them only made all but one retry, round after round (an SME's burst of 2,000
+ * invoices spent more time retrying its chain than on the rest of the pipeline). Other processes still race, rarely.
+ */
+export function appendChainEntry(fact: ChainFact, key: string): Promise<ChainEntry> {
+  const before = queues.get(fact.trn) ?? Promise.resolve();
+  const append = before.then(() => appendNow(fact, key));
+  const settled = append.catch(() => undefined);
+  queues.set(fact.trn, settled);
+  void settled.then(() => {
+    if (queues.get(fact.trn) === settled) queues.delete(fact.trn);
+  });
+  return append;
+}
+
+async function appendNow(fact: ChainFact, key: string): Promise<ChainEntry> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     const existing = await EvidenceChainEntry.findOne({ key }).lean<ChainEntry>();
     if (existing) return existing;
