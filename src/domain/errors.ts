@@ -3,7 +3,18 @@
 // (the Partner API's problem+json in src/http/problem.ts; the Tenant API's {code, humanMessage, meta}).
 import type { FieldError } from './invoice-types';
 
+export interface ServiceErrorOptions {
+  /** Worth trying again unchanged (a concurrent write, an ASP that is down): Temporal retries it, HTTP says 503/429. */
+  retryable?: boolean;
+  /** When the other side said when to come back (an ASP's Retry-After). */
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
 export class ServiceError extends Error {
+  /** The error's kind, as a machine code (`not_found`, `concurrent_transition`, `provider_unavailable`, …). */
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
   constructor(
     readonly status: number,
     readonly code: string,
@@ -12,9 +23,17 @@ export class ServiceError extends Error {
     readonly meta?: Record<string, unknown>,
     /** Extra response headers, e.g. Retry-After on 429. */
     readonly headers: Record<string, string> = {},
+    options: ServiceErrorOptions = {},
   ) {
-    super(detail ?? title);
+    super(detail ?? title, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ServiceError';
+    this.retryable = options.retryable ?? false;
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+  }
+
+  /** The kind of error: its machine code. */
+  get kind(): string {
+    return this.code;
   }
 }
 
