@@ -12,7 +12,10 @@ WORKDIR /app
 # the tree are esbuild's and @swc/core's binary checks (their native binaries come as platform packages),
 # protobufjs's version notice and @scarf/scarf's telemetry; @temporalio/core-bridge ships prebuilt binaries for
 # linux x64 and arm64 (glibc, hence Debian slim rather than Alpine). npm 11 would skip them anyway.
+# The workspace's own package.json too (packages/pint-ae, @einvoice/pint-ae): npm ci links it into node_modules.
+# The service imports it from source, as everywhere (tsconfig.json "paths", which tsx follows): no build step.
 COPY package.json package-lock.json ./
+COPY packages/pint-ae/package.json packages/pint-ae/
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 # The application, owned by root and read-only to the user that runs it.

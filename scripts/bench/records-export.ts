@@ -20,7 +20,7 @@ import { freePort } from '../infra/net';
 import { resetConfig } from '../../src/config';
 import { connectMongo, disconnectMongo } from '../../src/db/connection';
 import { AspSubmission, AspSubmissionDocument, Invoice } from '../../src/db/models';
-import { renderInvoice } from '../../src/pint-ae/render';
+import { renderInvoice } from '@einvoice/pint-ae';
 import { nextChainEntry, sha256Hex, type ChainEntry } from '../../src/records/chain-hash';
 import { verifyArchive } from '../../src/records/archive-verify';
 import { connectSme, createPartner } from '../../src/services/admin';

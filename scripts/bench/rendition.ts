@@ -4,8 +4,7 @@
 // (the heap a render needs per line does not grow with the line count, and little is left once it is done).
 // Times are the best of 3, wall clock and this process's CPU time (user + system): on a shared machine the
 // CPU time is the one to read.
-import { benchBody } from './pint-ae-docs';
-import { renderInvoice } from '../../src/pint-ae/render';
+import { sampleInvoice as benchBody, renderInvoice } from '@einvoice/pint-ae';
 import { documentView } from '../../src/rendition/document-view';
 import { documentHtml } from '../../src/rendition/html';
 import { documentPdf } from '../../src/rendition/pdf';

@@ -7,8 +7,7 @@
 // {heldReason, heldErrors} as JSON. Exit 2: usage error, unreadable file or invalid JSON (one line).
 // I/O is injected so tests run the command in-process.
 import { validateInvoiceBody } from '../domain/invoice-schema';
-import { preSubmitCheck } from '../domain/pre-submit';
-import { renderInvoice } from '../pint-ae/render';
+import { preSubmitCheck, renderInvoice } from '@einvoice/pint-ae';
 import { documentView, RenditionInputError } from '../rendition/document-view';
 import { documentHtml } from '../rendition/html';
 import { documentPdf } from '../rendition/pdf';

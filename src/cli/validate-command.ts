@@ -5,7 +5,7 @@
  * Exit status: 0 no fatal finding, 1 at least one fatal finding, 2 usage error, unreadable file or
  * not well-formed XML (one line on stderr).
  */
-import { XmlParseError, validateDocument, type Findings } from '../pint-ae/rules';
+import { XmlParseError, validateDocument, type Findings } from '@einvoice/pint-ae';
 
 export interface ValidateIo {
   stdout: NodeJS.WritableStream;

@@ -19,12 +19,9 @@
 // - issueDate may not precede the original's issue date (a note cannot adjust an invoice not yet issued).
 import Joi from 'joi';
 import { isIsoDate } from './invoice-schema';
-import type { CreditNoteReasonCode, FieldError, InvoiceCreateBody, InvoiceLine } from './invoice-types';
-import { decimalPlaces, fils, filsText } from './money';
+import { type CreditNoteReasonCode, type FieldError, type InvoiceCreateBody, type InvoiceLine, decimalPlaces, fils, filsText, taxCategoryInfo, computeAmounts } from '@einvoice/pint-ae';
 import { TENANT_REASON_CODE_MAP, DEFAULT_TENANT_UNIT } from './tenant-invoice-input';
 import { TENANT_REASON_CODES } from './tenant-invoice-types';
-import { taxCategoryInfo } from './tax-categories';
-import { computeAmounts } from './totals';
 
 /** SPEC 2.2 Credit-note body. */
 export interface CreditNoteInput {

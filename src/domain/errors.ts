@@ -1,7 +1,7 @@
 // The one family of errors a service raises about a caller's request: HTTP status, machine code, title, a
 // sentence saying what to send instead, and structured meta. Each API surface maps it to its own wire shape
 // (the Partner API's problem+json in src/http/problem.ts; the Tenant API's {code, humanMessage, meta}).
-import type { FieldError } from './invoice-types';
+import type { FieldError } from '@einvoice/pint-ae';
 
 export interface ServiceErrorOptions {
   /** Worth trying again unchanged (a concurrent write, an ASP that is down): Temporal retries it, HTTP says 503/429. */

@@ -2,7 +2,10 @@
 // findings into stable {code, path, message} errors. This is the shape check (HTTP 400); the business
 // checks that hold an invoice (HTTP 201 held) are in pre-submit.ts. Pure code.
 import Joi from 'joi';
-import {
+import { CREDIT_NOTE_REASON_CODES, DOCUMENT_TYPES, INVOICE_TYPES, ITEM_TYPES, LEGAL_REGISTRATION_TYPES, PAYMENT_MEANS_CODES, SHORT_TAX_CODES, TAX_CATEGORIES, type FieldError, type InvoiceCreateBody } from '@einvoice/pint-ae';
+
+// The invoice model is @einvoice/pint-ae's (what renderInvoice takes); re-exported for the schema's users.
+export {
   CREDIT_NOTE_REASON_CODES,
   DOCUMENT_TYPES,
   INVOICE_TYPES,
@@ -11,12 +14,27 @@ import {
   PAYMENT_MEANS_CODES,
   SHORT_TAX_CODES,
   TAX_CATEGORIES,
-  type BulkInvoiceItem,
+  precedingInvoiceNumber,
+  type CreditNoteReasonCode,
+  type DeliveryAddress,
+  type DocumentType,
   type FieldError,
   type InvoiceCreateBody,
-} from './invoice-types';
+  type InvoiceLine,
+  type InvoiceParty,
+  type InvoiceType,
+  type ItemType,
+  type LegalRegistrationType,
+  type PartyAddress,
+  type PaymentMeansCode,
+  type ShortTaxCode,
+  type TaxCategory,
+} from '@einvoice/pint-ae';
 
-export * from './invoice-types';
+/** One item of BulkInvoiceBody.invoices: an InvoiceCreateBody that may carry externalRef. */
+export interface BulkInvoiceItem extends InvoiceCreateBody {
+  externalRef?: string;
+}
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -1,6 +1,6 @@
 // Response shapes of the Partner API invoice endpoints (SPEC 2.1). Pure.
 import type { InvoiceStatus } from './invoice-status';
-import type { FieldError } from './invoice-types';
+import type { FieldError } from '@einvoice/pint-ae';
 import type { SubmissionWarning } from './submission-rules';
 
 /** The stored fields the views read (a lean invoice document has them all). */

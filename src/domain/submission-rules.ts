@@ -1,7 +1,6 @@
 // Who may submit what (SPEC 3.1, 5.1 rule 3, 7.1). Pure: the create service asks these before storing anything.
 import { ServiceError } from './errors';
-import { smeRole } from './invoice-facts';
-import type { FieldError, InvoiceCreateBody, PartyAddress } from './invoice-types';
+import { smeRole, type FieldError, type InvoiceCreateBody, type PartyAddress } from '@einvoice/pint-ae';
 import { TEST_TRN_ACCEPT, TEST_TRN_REJECT } from './trn';
 
 export type ReservedTrnOutcome = 'deliver' | 'reject';

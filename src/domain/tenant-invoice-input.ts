@@ -57,12 +57,8 @@
 //   parties' country (default AE) and buyer email, and referencedInvoiceIssueDate (PINT-AE needs the
 //   preceding invoice's date on credit and debit notes; without it pre-submit holds the note).
 import Joi from 'joi';
-import { UNECE_REC20 } from '../pint-ae/codelists';
-import { EMIRATE_NAMES, emirateCode, type EmirateCode } from './emirates';
+import { UNECE_REC20, EMIRATE_NAMES, emirateCode, type EmirateCode, type CreditNoteReasonCode, type DocumentType, type FieldError, type InvoiceCreateBody, type InvoiceLine, type InvoiceParty, type PartyAddress, dec, fils, computeTotals, type InvoiceTotals } from '@einvoice/pint-ae';
 import { isIsoDate, jsonPath, TYPE_NAMES } from './invoice-schema';
-import type { CreditNoteReasonCode, DocumentType, FieldError, InvoiceCreateBody, InvoiceLine, InvoiceParty, PartyAddress } from './invoice-types';
-import { dec, fils } from './money';
-import { computeTotals, type InvoiceTotals } from './totals';
 import { customerReference, GOODS_TYPE_CODES, GOODS_TYPE_HINT, onlyExemptOrOutOfScope } from './tenant-rule-checks';
 import {
   TENANT_INVOICE_TYPES,

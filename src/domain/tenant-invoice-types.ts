@@ -1,7 +1,7 @@
 // The Tenant API's invoice input (SPEC 2.2 InvoiceCreateInput and its alternative payload shape) as TypeScript
 // types, and what reading one produces: a draft in the internal invoice model (InvoiceCreateBody, the one the
 // renderer, the pre-submit checks and the pipeline share with the Partner API). Pure types and constants.
-import type { FieldError, InvoiceCreateBody, PartyAddress } from './invoice-types';
+import type { FieldError, InvoiceCreateBody, PartyAddress } from '@einvoice/pint-ae';
 
 export const TENANT_MODES = ['test', 'sandbox', 'live'] as const;
 export type TenantMode = (typeof TENANT_MODES)[number];

@@ -1,9 +1,7 @@
 // Response shapes of the Tenant API invoice endpoints (SPEC 2.2 draft response; the GET bodies SPEC leaves open).
 // Pure.
-import type { FieldError } from './invoice-types';
+import { type FieldError, computeTotals, type InvoiceCreateBody } from '@einvoice/pint-ae';
 import type { InvoiceStatus } from './invoice-status';
-import { computeTotals } from './totals';
-import type { InvoiceCreateBody } from './invoice-types';
 import type { TenantTotals } from './tenant-invoice-types';
 
 /** What the views read from a stored tenant invoice. */

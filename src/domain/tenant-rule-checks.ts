@@ -13,11 +13,7 @@
 //   for the buyer), derived from the buyer's name and address so one buyer always gets the same one.
 // - Credit notes against an invoice the service holds: the note may not credit more than is left on it.
 import { createHash } from 'node:crypto';
-import { GOODS_TYPE_NAMES, type GoodsTypeCode } from '../pint-ae/codelists';
-import type { FieldError, InvoiceCreateBody, InvoiceLine, InvoiceParty } from './invoice-types';
-import { filsText } from './money';
-import { goodsTypeFromHsCode, taxCategoryInfo } from './tax-categories';
-import { computeAmounts } from './totals';
+import { GOODS_TYPE_NAMES, type GoodsTypeCode, type FieldError, type InvoiceCreateBody, type InvoiceLine, type InvoiceParty, filsText, goodsTypeFromHsCode, taxCategoryInfo, computeAmounts } from '@einvoice/pint-ae';
 import type { ReferencedOriginal, TenantDraft } from './tenant-invoice-types';
 
 /** BTAE-09 codes (codelists/GoodsType.gc), in the list's order. */

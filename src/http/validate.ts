@@ -1,7 +1,7 @@
 import type Joi from 'joi';
 import type { Middleware } from 'koa';
 import { serviceErrors } from '../domain/errors';
-import type { FieldError } from '../domain/invoice-types';
+import type { FieldError } from '@einvoice/pint-ae';
 
 // joi for every body and query (DESIGN), with failures turned into SPEC's 400 validation_failed problem whose
 // meta.errors are [{code, path, message}] and path is the JSON path of the field (`address.country`, `lines[0].vatRate`).

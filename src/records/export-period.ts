@@ -1,7 +1,7 @@
 // The period of an audit export (GET /v1/partner/records, GET /v1/records, `einvoice records export`): both bounds
 // required, calendar dates, in order, at most EXPORT_MAX_DAYS days. Pure.
 import { isIsoDate } from '../domain/invoice-schema';
-import type { FieldError } from '../domain/invoice-types';
+import type { FieldError } from '@einvoice/pint-ae';
 
 /**
  * One archive covers at most a year and a day (any VAT tax period, monthly or quarterly, and a calendar year):

@@ -1,6 +1,6 @@
 // The PINT-AE XML (the document as delivered) read into what a person needs to see. Amounts stay the
 // XML's decimal strings: the rendition prints what was delivered, it never recomputes. Pure code.
-import { PAYMENT_MEANS_NAMES, EXEMPTION_REASON_NAMES, GOODS_TYPE_NAMES } from '../pint-ae/codelists';
+import { PAYMENT_MEANS_NAMES, EXEMPTION_REASON_NAMES, GOODS_TYPE_NAMES } from '@einvoice/pint-ae';
 import { at, child, children, readXml, textAt, textOf, XmlParseError, type XmlElement } from './xml-tree';
 import { CREDIT_REASONS, DOCUMENT_TYPES, TRANSACTION_FLAGS, type Bilingual } from './labels';
 

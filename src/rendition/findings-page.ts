@@ -1,6 +1,6 @@
 // POST /documents/validate as HTML: the findings, and the document beside them when it reads as a PINT-AE
 // invoice or credit note (a document too broken to read still gets its findings). Pure code.
-import type { Findings } from '../pint-ae/rules';
+import type { Findings } from '@einvoice/pint-ae';
 import { documentView, RenditionInputError, type DocumentView } from './document-view';
 import { findingsHtml } from './html';
 

@@ -4,7 +4,7 @@
 import { addressLines, categoryName, money, plain, registrationName, unitName } from './format';
 import { hasArabic, type AllowanceChargeView, type DocumentView, type LineView, type PartyView } from './document-view';
 import { LABELS, type Bilingual, type LabelKey } from './labels';
-import type { Finding, Findings } from '../pint-ae/rules';
+import type { Finding, Findings } from '@einvoice/pint-ae';
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

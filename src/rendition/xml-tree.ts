@@ -1,8 +1,7 @@
-// Reading the delivered XML with the project's own parser (src/pint-ae/rules/xml.ts, the one the native
+// Reading the delivered XML with the project's own parser (@einvoice/pint-ae's, the one the native
 // rules use: fast, namespace-aware, well-formedness checked). The rendition looks elements up by local name
 // only: UBL's cac/cbc local names do not collide, and the rules have already checked the namespaces. Pure code.
-import { parseXml, XmlParseError } from '../pint-ae/rules';
-import type { El } from '../pint-ae/rules/xml';
+import { parseXml, XmlParseError, type El } from '@einvoice/pint-ae';
 
 export type XmlElement = El;
 export { XmlParseError };

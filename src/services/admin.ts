@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Partner, SmeConnection, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
 import { randomToken, sha256Hex } from '../credentials/secrets';
-import { EMIRATE_HINT, emirateCode } from '../domain/emirates';
-import type { PartyAddress } from '../domain/invoice-types';
+import { EMIRATE_HINT, emirateCode, type PartyAddress } from '@einvoice/pint-ae';
 import { webhookUrlProblem } from '../webhooks/url-policy';
 import { cliActor, recordCredentialChange, type AuditActor } from './credential-audit';
 

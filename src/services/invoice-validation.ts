@@ -1,12 +1,9 @@
 // Validation without submission (the Partner API's dry runs): the checks POST /v1/partner/invoices would make and
 // the native PINT-AE rules, with nothing stored, no workflow started and no idempotency record (nothing is created,
 // so a repeated call simply validates again).
-import type { FieldError, InvoiceCreateBody } from '../domain/invoice-types';
-import { preSubmitCheck } from '../domain/pre-submit';
+import { type FieldError, type InvoiceCreateBody, preSubmitCheck, renderInvoice, validateDocument, XmlParseError, type Finding, type Findings } from '@einvoice/pint-ae';
 import { checkIssueDate, reservedTrnOutcome, trnMismatch, trnMismatchError, warningsField, withSmeRegistration, type SmeRegistration, type SubmissionWarning } from '../domain/submission-rules';
 import { ServiceError } from '../domain/errors';
-import { renderInvoice } from '../pint-ae/render';
-import { validateDocument, XmlParseError, type Finding, type Findings } from '../pint-ae/rules';
 import type { InvoiceOwner } from './invoices-create';
 
 /** What POST /v1/partner/invoices/validate answers (200 either way). */

@@ -1,8 +1,7 @@
 // What the Web UI shows of an invoice's workflow beyond its search attributes (buyer, total, the owner's names):
 // read by the services that start workflows and passed to src/temporal/client.ts, which reads nothing itself.
 import { Partner, SmeConnection, Tenant } from '../db/models';
-import type { InvoiceCreateBody } from '../domain/invoice-types';
-import { computeTotals } from '../domain/totals';
+import { type InvoiceCreateBody, computeTotals } from '@einvoice/pint-ae';
 import type { InvoiceDisplay } from '../temporal/invoice-display';
 
 /** The stored body's part of the display: buyer, the amount payable with its currency, issue date. */

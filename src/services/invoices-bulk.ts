@@ -2,7 +2,7 @@
 // `<batchKey>:<index>`, so resending the original batch after a partial failure replays what was done and does
 // what was not; a shifted subset collides with completed items by hash mismatch.
 import { validateInvoiceBody } from '../domain/invoice-schema';
-import type { FieldError, InvoiceCreateBody } from '../domain/invoice-types';
+import type { FieldError, InvoiceCreateBody } from '@einvoice/pint-ae';
 import { hashRequest } from '../domain/request-hash';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';

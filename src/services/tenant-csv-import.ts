@@ -8,10 +8,9 @@ import { isDuplicateKeyError } from '../db/duplicate-key';
 import { insertEach } from '../db/insert-each';
 import { ServiceError } from '../domain/errors';
 import { checkIssueDate } from '../domain/submission-rules';
-import type { FieldError } from '../domain/invoice-types';
+import { type FieldError, computeAmounts } from '@einvoice/pint-ae';
 import type { RowError, TenantCsvInvoice, CsvLocation } from '../domain/tenant-csv';
 import type { ReferencedOriginal, TenantDraft } from '../domain/tenant-invoice-types';
-import { computeAmounts } from '../domain/totals';
 import { readDraft, draftDocument, type TenantCaller } from './tenant-invoices';
 import { referencedOriginals } from './tenant-referenced-originals';
 

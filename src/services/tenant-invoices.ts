@@ -6,7 +6,7 @@ import { Invoice, tenantNumberScope, type TenantDoc } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import type { InvoiceListQuery } from '../domain/invoice-list-query';
-import { preSubmitCheck } from '../domain/pre-submit';
+import { preSubmitCheck } from '@einvoice/pint-ae';
 import { checkIssueDate, warningsField } from '../domain/submission-rules';
 import { readTenantInvoice, tenantPathOf } from '../domain/tenant-invoice-input';
 import type { ReferencedOriginal, TenantDraft, TenantMode } from '../domain/tenant-invoice-types';

@@ -2,9 +2,8 @@
 // the caller's scope (tenant and active mode: SPEC 1 partitions modes), with what has been credited against
 // them already. Two reads for any number of notes: one for the originals, one for their credit notes.
 import { Invoice, tenantNumberScope } from '../db/models';
-import type { InvoiceCreateBody } from '../domain/invoice-types';
+import { type InvoiceCreateBody, computeAmounts } from '@einvoice/pint-ae';
 import type { ReferencedOriginal } from '../domain/tenant-invoice-types';
-import { computeAmounts } from '../domain/totals';
 import type { TenantCaller } from './tenant-invoices';
 
 const NOTE_TYPES = ['credit_note', 'debit_note'];

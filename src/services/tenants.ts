@@ -4,7 +4,7 @@ import { Tenant, type TenantDoc } from '../db/models';
 import { randomToken, sha256Hex } from '../credentials/secrets';
 import { matchRotating, tokenGenerationLive } from '../credentials/rotation';
 import { signJwt, verifyJwt } from '../credentials/jwt';
-import type { PartyAddress } from '../domain/invoice-types';
+import type { PartyAddress } from '@einvoice/pint-ae';
 import type { TenantMode, TenantRegistration } from '../domain/tenant-invoice-types';
 import { ServiceError } from '../domain/errors';
 import { webhookUrlProblem } from '../webhooks/url-policy';

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import type { Submission, TokenResponse } from '../../src/provider/asp-api';
 import { createAspSimulator, buyerTrnOf, type AspSimulator, type AspSimulatorOptions } from '../../src/provider/simulator';
-import { renderInvoice } from '../../src/pint-ae/render';
+import { renderInvoice } from '@einvoice/pint-ae';
 import { computeSignature } from '../../src/webhooks/sign';
 import { WebhookReceiver, type ReceivedRequest } from '../helpers/webhook-receiver';
 import minimalBody from '../fixtures/bodies/01-tax-invoice-minimal.json';

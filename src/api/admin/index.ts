@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import Joi from 'joi';
-import type { PartyAddress } from '../../domain/invoice-types';
+import type { PartyAddress } from '@einvoice/pint-ae';
 import type { Middleware } from 'koa';
 import { config } from '../../config';
 import type { PartnerDoc } from '../../db/models';

@@ -1,7 +1,7 @@
 import { serviceErrors } from '../../domain/errors';
 import { listQuerySchema, resolveListQuery, type InvoiceListQuery, type RawListQuery } from '../../domain/invoice-list-query';
 import { validateInvoiceBody } from '../../domain/invoice-schema';
-import type { InvoiceCreateBody } from '../../domain/invoice-types';
+import type { InvoiceCreateBody } from '@einvoice/pint-ae';
 import { idempotent, idempotentWhenKeyed } from '../../http/idempotency-middleware';
 import type { SmeContext, SmeRouter, Validated } from '../../http/request-state';
 import { validate, validateQuery } from '../../http/validate';

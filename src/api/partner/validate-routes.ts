@@ -1,4 +1,4 @@
-import type { InvoiceCreateBody } from '../../domain/invoice-types';
+import type { InvoiceCreateBody } from '@einvoice/pint-ae';
 import type { PartnerRouter, SmeRouter, Validated } from '../../http/request-state';
 import { validate } from '../../http/validate';
 import { xmlBody, type XmlBodyState } from '../../http/xml-body';

@@ -6,7 +6,7 @@ import Router from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import type { Context } from 'koa';
 import type { DuplicateResponse, Mls } from '../asp-api';
-import { validatePintAeNative, XmlParseError } from '../../pint-ae/rules';
+import { validatePintAeNative, XmlParseError } from '@einvoice/pint-ae';
 import { sameSecret } from '../../credentials/secrets';
 import type { TokenIssuer } from './auth';
 import { parseScenario, buyerTrnOf, ScenarioError, SCENARIO_HEADER, type Scenario, type Scenarios } from './scenarios';

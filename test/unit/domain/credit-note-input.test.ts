@@ -2,13 +2,9 @@
 // credits, the reason mapping, what is left to credit, and notes the official PINT-AE Schematron accepts.
 import { expect } from 'chai';
 import { buildCreditNoteBody, creditNoteInputSchema, creditReasonCode, netForGross, type CreditNoteBuilt, type CreditNoteInput, type CreditNoteRefusal } from '../../../src/domain/credit-note-input';
-import type { InvoiceCreateBody } from '../../../src/domain/invoice-types';
-import { fils } from '../../../src/domain/money';
-import { preSubmitCheck } from '../../../src/domain/pre-submit';
+import { type InvoiceCreateBody, fils, preSubmitCheck, computeTotals, renderInvoice } from '@einvoice/pint-ae';
 import { readTenantInvoice } from '../../../src/domain/tenant-invoice-input';
 import type { TenantDraft, TenantRegistration } from '../../../src/domain/tenant-invoice-types';
-import { computeTotals } from '../../../src/domain/totals';
-import { renderInvoice } from '../../../src/pint-ae/render';
 import { describeFatal, officialValidator } from '../pint-ae/render-helpers';
 import { FALCON_TENANT } from '../../helpers/tenant-registration';
 

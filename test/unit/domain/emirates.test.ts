@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { emirateCode, EMIRATE_CODES } from '../../../src/domain/emirates';
+import { emirateCode, EMIRATE_CODES } from '@einvoice/pint-ae';
 
 describe('emirateCode', () => {
   it('accepts the seven PINT-AE codes in any case', () => {

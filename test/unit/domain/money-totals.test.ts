@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { dec, fmt2, fmtPlain, round2, percentOf, sum, decimalPlaces, Decimal, exact, exactText, fils, filsText, numberText, percentOfFils, sumFils, toFils } from '../../../src/domain/money';
-import { computeTotals, computeAmounts } from '../../../src/domain/totals';
+import { dec, fmt2, fmtPlain, round2, percentOf, sum, decimalPlaces, Decimal, exact, exactText, fils, filsText, numberText, percentOfFils, sumFils, toFils, computeTotals, computeAmounts } from '@einvoice/pint-ae';
 import { validateInvoiceBody, type InvoiceLine } from '../../../src/domain/invoice-schema';
 import { corpus, fixture } from '../pint-ae/render-helpers';
 

@@ -2,8 +2,7 @@
 // PINT-AE rule, proof that the document rendered without the check is rejected by the official Schematron.
 import { expect } from 'chai';
 import { validateInvoiceBody, type InvoiceCreateBody } from '../../../src/domain/invoice-schema';
-import { preSubmitCheck } from '../../../src/domain/pre-submit';
-import { renderInvoice } from '../../../src/pint-ae/render';
+import { preSubmitCheck, renderInvoice } from '@einvoice/pint-ae';
 import { corpus, fixture, officialValidator } from '../pint-ae/render-helpers';
 
 type Mutator = (b: any) => void;

@@ -1,7 +1,7 @@
 // The pure rules behind issue 35 cases 7 and 8 (src/domain/submission-rules.ts), on an injected "today".
 import { expect } from 'chai';
 import { checkIssueDate, issueDateRule, uaeToday, withSmeRegistration } from '../../../src/domain/submission-rules';
-import type { InvoiceCreateBody } from '../../../src/domain/invoice-types';
+import type { InvoiceCreateBody } from '@einvoice/pint-ae';
 import { ServiceError } from '../../../src/domain/errors';
 
 describe('issue-date limits (issueDateRule)', () => {

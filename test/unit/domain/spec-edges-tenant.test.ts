@@ -2,7 +2,7 @@
 // that each renders to a document the official PINT-AE Schematron accepts (the HTTP side is in
 // test/api/spec-edges-tenant.test.ts).
 import { expect } from 'chai';
-import { preSubmitCheck } from '../../../src/domain/pre-submit';
+import { preSubmitCheck, renderInvoice } from '@einvoice/pint-ae';
 import { readTenantInvoice } from '../../../src/domain/tenant-invoice-input';
 import type { ReferencedOriginal, TenantDraft, TenantRegistration } from '../../../src/domain/tenant-invoice-types';
 import {
@@ -14,7 +14,6 @@ import {
   TENANT_CSV_COLUMNS_WITH_REASON,
 } from '../../../src/domain/tenant-csv';
 import { creditCapFinding, customerReference, reverseChargeFindings } from '../../../src/domain/tenant-rule-checks';
-import { renderInvoice } from '../../../src/pint-ae/render';
 import { describeFatal, officialValidator } from '../pint-ae/render-helpers';
 import { FALCON_TENANT } from '../../helpers/tenant-registration';
 

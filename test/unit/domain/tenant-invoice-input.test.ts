@@ -2,10 +2,9 @@
 // their precedence, the totals tolerance, the simplified threshold, seller defaults from the registration,
 // and bodies that pass the pre-submit checks and render to XML the official PINT-AE Schematron accepts.
 import { expect } from 'chai';
-import { preSubmitCheck } from '../../../src/domain/pre-submit';
+import { preSubmitCheck, renderInvoice } from '@einvoice/pint-ae';
 import { readTenantInvoice, tenantAlternativeInputSchema, tenantInvoiceInputSchema, tenantPathOf } from '../../../src/domain/tenant-invoice-input';
 import type { TenantDraft, TenantInputRefusal, TenantRegistration } from '../../../src/domain/tenant-invoice-types';
-import { renderInvoice } from '../../../src/pint-ae/render';
 import { describeFatal, officialValidator } from '../pint-ae/render-helpers';
 import { FALCON_TENANT } from '../../helpers/tenant-registration';
 

@@ -41,14 +41,6 @@ export async function officialValidator(): Promise<(xml: string) => Report> {
   return official;
 }
 
-/** The native validator (src/pint-ae/rules/index.ts), or undefined while it does not exist yet. */
-export const NATIVE_VALIDATOR_FILE = path.join(__dirname, '../../../src/pint-ae/rules/index.ts');
-export function nativeValidator(): ((xml: string) => Report) | undefined {
-  if (!fs.existsSync(NATIVE_VALIDATOR_FILE)) return undefined;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const mod = require(NATIVE_VALIDATOR_FILE) as { validatePintAeNative?: (xml: string) => Report };
-  return mod.validatePintAeNative;
-}
 
 export function describeFatal(r: Report): string {
   return r.fatal.map((f) => `${f.id} at ${f.location}: ${f.text}`).join('\n');

@@ -2,15 +2,7 @@
 import { expect } from 'chai';
 import { create } from 'xmlbuilder2';
 import { validateInvoiceBody, type InvoiceCreateBody } from '../../../src/domain/invoice-schema';
-import {
-  renderInvoice,
-  computeTotals,
-  InvoiceNotRenderableError,
-  defaultDocumentUuid,
-  tinFromTrn,
-  ENDPOINT_EXPORT,
-  ENDPOINT_NO_TIN,
-} from '../../../src/pint-ae/render';
+import { renderInvoice, computeTotals, InvoiceNotRenderableError, defaultDocumentUuid, tinFromTrn, ENDPOINT_EXPORT, ENDPOINT_NO_TIN } from '@einvoice/pint-ae';
 import { fixture } from './render-helpers';
 
 function body(name: string, mutate: (b: any) => void = () => {}): InvoiceCreateBody {

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { renderInvoice } from '../../../src/pint-ae/render';
+import { renderInvoice } from '@einvoice/pint-ae';
 import { csvTexts, documentFacts, manifestCsvRow, parseCsv, type ManifestRow } from '../../../src/records/archive-layout';
 import { resolveExportPeriod, resolveExportQuery } from '../../../src/records/export-period';
 import { BLOCK, parseTarHeader, tarHeader, tarPadding } from '../../../src/records/tar';

@@ -9,8 +9,7 @@ import { documentView, RenditionInputError, type DocumentView } from '../../../s
 import { documentHtml, findingsHtml } from '../../../src/rendition/html';
 import { documentPdf } from '../../../src/rendition/pdf';
 import { money } from '../../../src/rendition/format';
-import { renderInvoice } from '../../../src/pint-ae/render';
-import type { InvoiceCreateBody } from '../../../src/domain/invoice-types';
+import { renderInvoice, type InvoiceCreateBody } from '@einvoice/pint-ae';
 import { corpus } from '../pint-ae/render-helpers';
 import { hasPdftotext, pdfText } from '../../helpers/pdftotext';
 
