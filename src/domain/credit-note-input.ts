@@ -18,7 +18,7 @@
 //   description and in the stored input.
 // - issueDate may not precede the original's issue date (a note cannot adjust an invoice not yet issued).
 import Joi from 'joi';
-import { isIsoDate } from './invoice-schema';
+import { isIsoDate, str } from './schema-helpers';
 import type { CreditNoteReasonCode, FieldError, InvoiceCreateBody, InvoiceLine } from './invoice-types';
 import { decimalPlaces, fils, filsText } from './money';
 import { TENANT_REASON_CODE_MAP, DEFAULT_TENANT_UNIT } from './tenant-invoice-input';
@@ -35,7 +35,6 @@ export interface CreditNoteInput {
   totals: { grossAmount: number };
 }
 
-const str = () => Joi.string().trim();
 const isoDate = () =>
   str().custom((v: string, h) => (isIsoDate(v) ? v : h.error('any.invalid')), 'YYYY-MM-DD date').messages({ 'any.invalid': '{{#label}} must be a date YYYY-MM-DD' });
 

@@ -1,7 +1,8 @@
 // GET /v1/partner/invoices: the query's rules, the opaque cursor and the MongoDB filter. Pure.
 import Joi from 'joi';
 import type { InvoiceStatus } from './invoice-status';
-import { isIsoDate, type FieldError } from './invoice-schema';
+import type { FieldError } from './invoice-schema';
+import { isIsoDate } from './schema-helpers';
 
 /**
  * A status a list may filter on: a stored status, or `held` (Partner API only): a stored draft with a heldReason,
