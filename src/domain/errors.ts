@@ -37,6 +37,11 @@ export class ServiceError extends Error {
   }
 }
 
+/** Is `err` a ServiceError (of one of `codes`, when any are given)? */
+export function isServiceError(err: unknown, ...codes: string[]): err is ServiceError {
+  return err instanceof ServiceError && (codes.length === 0 || codes.includes(err.code));
+}
+
 // Constructors for the errors every route can raise, so codes and titles stay consistent.
 export const serviceErrors = {
   validation(errors: FieldError[], detail = 'The request body failed validation; see meta.errors.'): ServiceError {
