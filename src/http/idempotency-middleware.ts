@@ -2,8 +2,7 @@ import type { Context, Middleware, ParameterizedContext } from 'koa';
 import type { SmeState, TenantState } from './request-state';
 import { originKey, runIdempotent, type ErrorRenderer, type StoredResponse } from '../services/idempotency';
 import { ServiceError } from '../domain/errors';
-import { problemResponse } from './problem';
-import { tenantErrorResponse } from './tenant-errors';
+import { problemResponse, tenantErrorResponse } from './problem';
 import { hashRequest } from '../domain/request-hash';
 
 
