@@ -1,6 +1,6 @@
 // The one family of errors a service raises about a caller's request: HTTP status, machine code, title, a
 // sentence saying what to send instead, and structured meta. Each API surface maps it to its own wire shape
-// (the Partner API's problem+json in src/http/problem.ts; the Tenant API's {code, humanMessage, meta}).
+// (src/http/problem.ts: the Partner API's problem+json, the Tenant API's {code, humanMessage, meta}).
 import type { FieldError } from './invoice-types';
 
 export interface ServiceErrorOptions {

@@ -2,7 +2,10 @@
 // strings, calendar dates, country codes, TRNs, and the JSON path a finding is reported at. Pure.
 import Joi from 'joi';
 
-/** The options every body and query is checked with: every finding at once, labels unquoted. */
+/**
+ * The options every body and query is checked with: every finding at once (an integrator fixes a body in one
+ * round trip), unknown keys refused and values converted (joi's defaults), labels unquoted.
+ */
 export const JOI_OPTIONS: Joi.ValidationOptions = { abortEarly: false, errors: { wrap: { label: false } } };
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -2,18 +2,11 @@ import type Joi from 'joi';
 import type { Middleware } from 'koa';
 import { serviceErrors } from '../domain/errors';
 import { joiFieldError } from '../domain/joi-errors';
+import { JOI_OPTIONS } from '../domain/schema-helpers';
 import type { FieldError } from '../domain/invoice-types';
 
 // joi for every body and query (DESIGN), with failures turned into SPEC's 400 validation_failed problem whose
 // meta.errors are [{code, path, message}] and path is the JSON path of the field (`address.country`, `lines[0].vatRate`).
-
-const VALIDATE_OPTIONS: Joi.ValidationOptions = {
-  abortEarly: false, // every problem at once, so an integrator fixes a body in one round trip
-  allowUnknown: false,
-  stripUnknown: false,
-  convert: true,
-  errors: { wrap: { label: false } },
-};
 
 /** A joi schema, or a function that returns the checked value or throws validation_failed. */
 export type Check<T> = Joi.Schema<T> | ((input: unknown) => T);
@@ -45,7 +38,7 @@ export function validateQuery<T>(schema: Joi.Schema<T>, query: unknown): T {
 }
 
 function validateWith<T>(schema: Joi.Schema<T>, input: unknown, detail: string): T {
-  const { value, error } = schema.validate(input, VALIDATE_OPTIONS);
+  const { value, error } = schema.validate(input, JOI_OPTIONS);
   if (error) throw serviceErrors.validation(toFieldErrors(error.details), detail);
   return value as T;
 }
