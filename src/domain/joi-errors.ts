@@ -78,7 +78,7 @@ const DIALECT_CODES: Record<JoiDialect, { codes: Record<string, string>; otherwi
 };
 
 /** joi's type errors, in words. */
-export const TYPE_NAMES: Record<string, string> = {
+const TYPE_NAMES: Record<string, string> = {
   'string.base': 'a string',
   'number.base': 'a number',
   'object.base': 'an object',
