@@ -5,7 +5,7 @@ import { isIsoDate, type FieldError } from './invoice-schema';
 
 /**
  * A status a list may filter on: a stored status, or `held` (Partner API only): a stored draft with a heldReason,
- * which the pre-submit checks refused (docs/decisions.md "Status model").
+ * which the pre-submit checks refused (docs/decisions/0035-status-model-held.md).
  */
 export type ListStatus = InvoiceStatus | 'held';
 

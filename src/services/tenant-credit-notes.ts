@@ -2,7 +2,7 @@
 // invoices, built from the original's stored body (domain/credit-note-input.ts), stored like a tenant draft and
 // submitted at once, so it goes through the same pipeline (rendered as a PINT-AE CreditNote).
 //
-// Decisions (docs/decisions.md "Tenant credit notes"):
+// Decisions (docs/decisions/0031-tenant-credit-notes.md):
 // - The original is looked up by number in the caller's scope (tenant and active mode): 404
 //   original_invoice_not_found otherwise, also when it exists in another mode (SPEC 1: modes are partitioned).
 // - It must be a sale (tax or simplified tax invoice), not a purchase or a note: 409 original_not_creditable;

@@ -25,7 +25,7 @@ export interface CsvInvoiceResult {
   id?: string;
 }
 
-/** The per-row report (SPEC 4.2 leaves its format open; docs/decisions.md). */
+/** The per-row report (SPEC 4.2 leaves its format open; docs/decisions/0032-tenant-api.md). */
 export interface CsvImportReport {
   mode: string;
   skipErrors: boolean;

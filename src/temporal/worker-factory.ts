@@ -60,9 +60,8 @@ function configuredAsp(variable: string, settingsOf: (cfg: Config) => { url: str
  * Workflow tasks and local activities a worker runs at once: the SDK's defaults, stated so that a test holds them.
  * More slots keep pollers waiting at the server (a new task is handed straight to a poll instead of going through
  * the dev server's task-queue table), but every workflow task in flight runs a chain of local activities that waits
- * for the same 8 store connections. Full bench:e2e runs, 2,000-invoice bursts (a) then (c) on a grown store:
- * 100/200 slots 19.1 and 14.5/s (76 %), 22-33 warnings "workflow task duration exceeded 5 seconds"; 60/120 18.4
- * and 15.4/s (84 %); 40/100 18.1 and 17.3/s (96 %), no warnings. Fewer are worse (10/10: 15.2/s).
+ * for the same 8 store connections. Full bench:e2e runs on a grown store kept up best with these, without
+ * "workflow task duration exceeded" warnings; fewer are worse (figures: docs/performance.md).
  */
 export const WORKFLOW_TASK_SLOTS = 40;
 export const LOCAL_ACTIVITY_SLOTS = 100;
