@@ -13,7 +13,7 @@
 //   failed or one not yet submitted, and either may still be sent. Numbers are unique per tenant and mode, so
 //   the number names the original exactly; no new field on Invoice is needed. Two concurrent notes against one
 //   invoice may each see the same amount left (no lock); the authority accepts a note either way.
-// - Idempotency-Key is required (SPEC 1: every mutation; the route uses idempotent(TENANT), 422
+// - Idempotency-Key is required (SPEC 1: every mutation; the route uses idempotent(), 422
 //   idempotency_required without one), even though SPEC 4.2 lists no header for this endpoint.
 // - Answer: 202 with the draft view plus originalInvoiceId, originalInvoiceNumber, reason and grossAmount (as
 //   sent, negative); status queued, or draft when the pipeline could not start (then POST /v1/invoices/submit).

@@ -1,7 +1,6 @@
 import Joi from 'joi';
 import { admission } from '../../http/admission';
-import { idempotencyKeyRequired, idempotencyScope, type KeyedRequest } from '../../http/idempotency-middleware';
-import { problemResponse } from '../../http/problem';
+import { idempotencyContext, idempotencyKeyRequired, type KeyedRequest } from '../../http/idempotency-middleware';
 import type { SmeRouter, Validated } from '../../http/request-state';
 import { validate } from '../../http/validate';
 import { assertDeliveryConfigured, noteTestSubmission } from '../../services/invoices-create';
@@ -23,7 +22,7 @@ export function registerBulkInvoices(router: SmeRouter): void {
     const owner = invoiceOwner(ctx);
     assertDeliveryConfigured(owner.partner);
     await noteTestSubmission(owner.partner);
-    const { response, allReplayed } = await submitBulk({ owner, scope: idempotencyScope(ctx), batchKey, path: ctx.path, items: invoices, renderError: problemResponse });
+    const { response, allReplayed } = await submitBulk({ owner, ...idempotencyContext(ctx), batchKey, path: ctx.path, items: invoices });
     if (allReplayed) ctx.set('Idempotent-Replayed', 'true');
     ctx.status = 207;
     ctx.body = response;
