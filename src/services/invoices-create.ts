@@ -15,7 +15,7 @@ import { logger } from '../logger';
 import { renderInvoice } from '../pint-ae/render';
 import { recordHeldInvoice, startInvoiceWorkflow } from '../temporal/client';
 import type { InvoiceDisplay } from '../temporal/invoice-display';
-import { demoteToDraft } from './invoice-status-writer';
+import { enterPipeline } from './enter-pipeline';
 import { bodyDisplay } from './invoice-workflow-display';
 
 /** Who submits: the partner and the SME its connection secret resolved. */
@@ -183,13 +183,8 @@ async function launched(p: PreparedInvoice): Promise<InvoiceQueued> {
     );
     return invoiceQueued({ ...created, status: 'delivered' });
   }
-  try {
-    await startInvoiceWorkflow({ ...created, display, status: 'queued' }, { fresh: true });
-    return invoiceQueued({ ...created, status: 'queued' });
-  } catch (err) {
-    logger.error({ err, invoiceId: created._id }, 'automatic submission failed; the invoice is left as a draft');
-    return invoiceQueued({ ...created, status: await demoteToDraft(created._id, 1, 'automatic submission failed; POST /v1/partner/invoices/{id}/retry to submit it') });
-  }
+  const entry = await enterPipeline({ ...created, display }, { ifNotStarted: 'automatic submission failed; POST /v1/partner/invoices/{id}/retry to submit it' });
+  return invoiceQueued({ ...created, status: entry.status });
 }
 
 /** The Web UI's display of a Partner API invoice: its body's buyer and total, the partner's and SME's names. */

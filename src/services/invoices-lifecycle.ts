@@ -7,11 +7,12 @@ import { retentionPolicies } from '../records/retention-policy';
 import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
-import { advanceInvoiceStatus, demoteToDraft, StatusChangeError } from './invoice-status-writer';
+import { advanceInvoiceStatus, StatusChangeError } from './invoice-status-writer';
+import { enterPipeline } from './enter-pipeline';
 import { budgetHeaders, consumeBudget } from './rate-budget';
 import { assertDeliveryConfigured, type InvoiceOwner } from './invoices-create';
 import { findOwnedInvoice, type InvoiceScope } from './invoices-query';
-import { resumeInvoiceWorkflow, terminateInvoiceWorkflow, type WorkflowInvoice } from '../temporal/client';
+import { terminateInvoiceWorkflow, type WorkflowInvoice } from '../temporal/client';
 import type { InvoiceDisplay } from '../temporal/invoice-display';
 import { bodyDisplay, BODY_DISPLAY_FIELDS } from './invoice-workflow-display';
 
@@ -138,15 +139,10 @@ export async function retryOwnedInvoice(scope: InvoiceScope, invoiceId: string, 
     );
   }
   const run = await requeue(inv._id);
-  try {
-    const { body, ...facts } = inv;
-    await resumeInvoiceWorkflow({ ...facts, status: 'queued', display: { ...bodyDisplay(body as Parameters<typeof bodyDisplay>[0]), ...rules.names } });
-    return invoiceQueued({ _id: inv._id, number: inv.number, status: 'queued' });
-  } catch (err) {
-    logger.error({ err, invoiceId: inv._id }, 'retry could not reach the workflow; the invoice is left as a draft');
-    const status = await demoteToDraft(inv._id, run, `retry could not start the pipeline; ${rules.againHint}`);
-    return invoiceQueued({ _id: inv._id, number: inv.number, status });
-  }
+  const { body, ...facts } = inv;
+  const display = { ...bodyDisplay(body as Parameters<typeof bodyDisplay>[0]), ...rules.names };
+  const entry = await enterPipeline({ ...facts, display }, { retryRun: run, ifNotStarted: `retry could not start the pipeline; ${rules.againHint}` });
+  return invoiceQueued({ _id: inv._id, number: inv.number, status: entry.status });
 }
 
 /** The forward-only move to queued (a new run when leaving a failure). Exactly one of two racing retries wins it. */

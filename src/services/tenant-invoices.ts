@@ -12,9 +12,8 @@ import { readTenantInvoice, tenantPathOf } from '../domain/tenant-invoice-input'
 import type { ReferencedOriginal, TenantDraft, TenantMode } from '../domain/tenant-invoice-types';
 import { creditCapFinding, reverseChargeFindings } from '../domain/tenant-rule-checks';
 import { tenantDraftView, tenantInvoiceView, type TenantDraftView, type TenantInvoiceRecord, type TenantInvoiceView } from '../domain/tenant-invoice-views';
-import { logger } from '../logger';
-import { startInvoiceWorkflow } from '../temporal/client';
-import { advanceInvoiceStatus, demoteToDraft, StatusChangeError } from './invoice-status-writer';
+import { advanceInvoiceStatus, StatusChangeError } from './invoice-status-writer';
+import { enterPipeline } from './enter-pipeline';
 import { findOwnedInvoice, listPage, type InvoiceScope } from './invoices-query';
 import { retryOwnedInvoice } from './invoices-lifecycle';
 import { mapLimited } from './map-limited';
@@ -180,15 +179,9 @@ export async function submitDraft(inv: DraftToSubmit): Promise<boolean> {
     if (err instanceof StatusChangeError) return false; // submitted or deleted concurrently: skipped
     throw err;
   }
-  try {
-    const display = { ...bodyDisplay(inv.body as Parameters<typeof bodyDisplay>[0]), tenantName: inv.tenantName ?? null };
-    await startInvoiceWorkflow({ _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, status: 'queued', display }, { fresh: true });
-    return true;
-  } catch (err) {
-    logger.error({ err, invoiceId: inv._id }, 'submit could not start the pipeline; the invoice is left as a draft');
-    await demoteToDraft(inv._id, 1, 'submit could not start the pipeline; submit it again');
-    return false;
-  }
+  const display = { ...bodyDisplay(inv.body as Parameters<typeof bodyDisplay>[0]), tenantName: inv.tenantName ?? null };
+  const facts = { _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, display };
+  return (await enterPipeline(facts, { ifNotStarted: 'submit could not start the pipeline; submit it again' })).started;
 }
 
 export async function getTenantInvoice(caller: TenantCaller, invoiceId: string): Promise<TenantInvoiceView> {
