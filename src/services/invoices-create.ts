@@ -1,7 +1,6 @@
 // Creating Partner API invoices (SPEC 3.1 first rows): checks that need the caller, the insert that enforces
 // number uniqueness, and the automatic start of the pipeline.
 import { randomUUID } from 'node:crypto';
-import { config } from '../config';
 import { Invoice, InvoiceDocument, Partner, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { insertEach } from '../db/insert-each';
@@ -22,13 +21,6 @@ import { bodyDisplay } from './invoice-workflow-display';
 export interface InvoiceOwner {
   partner: PartnerDoc;
   sme: SmeConnectionDoc;
-}
-
-/** DESIGN: live mode without PROVIDER_LIVE_URL refuses submissions rather than queueing them blindly. */
-export function assertDeliveryConfigured(partner: PartnerDoc): void {
-  if (partner.mode === 'live' && !config().providerLiveUrl) {
-    throw new ServiceError(503, 'provider_not_configured', 'Provider not configured', 'Live submissions are refused: this installation has no accredited provider configured (PROVIDER_LIVE_URL). Nothing was stored; try again once it is configured.');
-  }
 }
 
 /** whoami's lastTestAt: when this partner last submitted in test mode (to the minute: one write a minute at most). */

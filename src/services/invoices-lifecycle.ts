@@ -10,7 +10,8 @@ import { logger } from '../logger';
 import { advanceInvoiceStatus, StatusChangeError } from './invoice-status-writer';
 import { enterPipeline } from './enter-pipeline';
 import { budgetHeaders, consumeBudget } from './rate-budget';
-import { assertDeliveryConfigured, type InvoiceOwner } from './invoices-create';
+import type { InvoiceOwner } from './invoices-create';
+import { assertProviderConfigured } from './provider-configured';
 import { findOwnedInvoice, type InvoiceScope } from './invoices-query';
 import { terminateInvoiceWorkflow, type WorkflowInvoice } from '../temporal/client';
 import type { InvoiceDisplay } from '../temporal/invoice-display';
@@ -103,7 +104,7 @@ export async function retryInvoice(owner: InvoiceOwner, invoiceId: string): Prom
   const scope = { partnerId: owner.partner._id, smeId: owner.sme._id };
   return retryOwnedInvoice(scope, invoiceId, {
     statuses: RETRYABLE,
-    assertConfigured: () => assertDeliveryConfigured(owner.partner),
+    assertConfigured: () => assertProviderConfigured(owner.partner.mode),
     againHint: 'POST /v1/partner/invoices/{id}/retry again',
     names: { partnerName: owner.partner.erpName, smeName: owner.sme.legalName },
   });

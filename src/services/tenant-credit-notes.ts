@@ -24,8 +24,9 @@ import { ServiceError, serviceErrors } from '../domain/errors';
 import type { InvoiceCreateBody } from '../domain/invoice-types';
 import { preSubmitCheck } from '../domain/pre-submit';
 import { checkIssueDate, warningsField } from '../domain/submission-rules';
+import { assertProviderConfigured } from './provider-configured';
 import { totalsOf, tenantDraftView, type TenantDraftView, type TenantInvoiceRecord } from '../domain/tenant-invoice-views';
-import { assertTenantDeliveryConfigured, draftDocument, duplicateNumber, submitDraft, type TenantCaller } from './tenant-invoices';
+import { draftDocument, duplicateNumber, submitDraft, type TenantCaller } from './tenant-invoices';
 
 /** The 202 answer: the draft view of the note and what it credits. */
 export interface TenantCreditNoteView extends TenantDraftView {
@@ -72,7 +73,7 @@ export async function createCreditNote(caller: TenantCaller, input: CreditNoteIn
       status: original.status,
     });
   }
-  assertTenantDeliveryConfigured(caller.mode);
+  assertProviderConfigured(caller.mode);
 
   const built = buildCreditNoteBody({ body: original.body, alreadyCreditedFils: await creditedSoFar(smeId, original.number) }, input);
   if ('refusal' in built) {

@@ -1,7 +1,6 @@
 // The Tenant API's invoices (SPEC 4.2): drafts that a separate submit moves into the same pipeline as the Partner
 // API's, partitioned per tenant and mode (SPEC 1): every read and write is scoped to the tenant's active mode.
 import { randomUUID } from 'node:crypto';
-import { config } from '../config';
 import { Invoice, tenantNumberScope, type TenantDoc } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { ServiceError, serviceErrors } from '../domain/errors';
@@ -14,6 +13,7 @@ import { creditCapFinding, reverseChargeFindings } from '../domain/tenant-rule-c
 import { tenantDraftView, tenantInvoiceView, type TenantDraftView, type TenantInvoiceRecord, type TenantInvoiceView } from '../domain/tenant-invoice-views';
 import { advanceInvoiceStatus, StatusChangeError } from './invoice-status-writer';
 import { enterPipeline } from './enter-pipeline';
+import { assertProviderConfigured } from './provider-configured';
 import { findOwnedInvoice, listPage, type InvoiceScope } from './invoices-query';
 import { retryOwnedInvoice } from './invoices-lifecycle';
 import { mapLimited } from './map-limited';
@@ -48,15 +48,6 @@ export function requestedMode(tenant: TenantDoc, asked: string | undefined): Ten
     throw serviceErrors.conflict('invoice_mode_mismatch', `This tenant is in ${active} mode; ${asked} invoices are refused. Send ?mode=${active} (or none), or ask us to switch the tenant to ${asked}.`, { mode: active, requested: asked });
   }
   return active;
-}
-
-/** SPEC 1: live needs the accredited provider, sandbox its sandbox; without one nothing is stored (DESIGN). */
-export function assertTenantDeliveryConfigured(mode: TenantMode): void {
-  const cfg = config();
-  const missing = mode === 'live' && !cfg.providerLiveUrl ? 'PROVIDER_LIVE_URL' : mode === 'sandbox' && !cfg.providerSandboxUrl ? 'PROVIDER_SANDBOX_URL' : null;
-  if (missing) {
-    throw new ServiceError(503, 'provider_not_configured', 'Provider not configured', `${mode} submissions are refused: this installation has no provider configured for ${mode} (${missing}). Nothing was stored; try again once it is configured.`);
-  }
 }
 
 /** Pre-submit findings the Tenant reverse-charge check reports in the tenant's words (lines[i].hsCode, goodsType). */
@@ -146,7 +137,7 @@ export async function createDraft(caller: TenantCaller, input: unknown): Promise
  * A start that fails leaves that invoice a draft, to be submitted again; it is not counted.
  */
 export async function submitDrafts(caller: TenantCaller, ids: string[]): Promise<{ submitted: number; ids: string[] }> {
-  assertTenantDeliveryConfigured(caller.mode);
+  assertProviderConfigured(caller.mode);
   const scope = tenantScope(caller);
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
   const drafts = await Invoice.find({ _id: { $in: unique }, partnerId: null, smeId: scope.smeId, status: 'draft' }, { _id: 1, number: 1, sellerTrn: 1, mode: 1, tenantId: 1, ...BODY_DISPLAY_FIELDS }).lean();
@@ -199,7 +190,7 @@ export async function retryTenantInvoice(caller: TenantCaller, invoiceId: string
   const scope = tenantScope(caller);
   await retryOwnedInvoice(scope, invoiceId, {
     statuses: ['rejected', 'blocked_no_credit'],
-    assertConfigured: () => assertTenantDeliveryConfigured(caller.mode),
+    assertConfigured: () => assertProviderConfigured(caller.mode),
     againHint: 'POST /v1/invoices/submit with its id',
     names: { tenantName: caller.tenant.legalName },
   });

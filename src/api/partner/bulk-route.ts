@@ -3,7 +3,8 @@ import { admission } from '../../http/admission';
 import { idempotencyContext, idempotencyKeyRequired, type KeyedRequest } from '../../http/idempotency-middleware';
 import type { SmeRouter, Validated } from '../../http/request-state';
 import { validate } from '../../http/validate';
-import { assertDeliveryConfigured, noteTestSubmission } from '../../services/invoices-create';
+import { noteTestSubmission } from '../../services/invoices-create';
+import { assertProviderConfigured } from '../../services/provider-configured';
 import { submitBulk } from '../../services/invoices-bulk';
 import { invoiceOwner } from './invoice-routes';
 
@@ -20,7 +21,7 @@ export function registerBulkInvoices(router: SmeRouter): void {
     const { idempotencyKey: batchKey, body } = ctx.state;
     const { invoices } = body;
     const owner = invoiceOwner(ctx);
-    assertDeliveryConfigured(owner.partner);
+    assertProviderConfigured(owner.partner.mode);
     await noteTestSubmission(owner.partner);
     const { response, allReplayed } = await submitBulk({ owner, ...idempotencyContext(ctx), batchKey, path: ctx.path, items: invoices });
     if (allReplayed) ctx.set('Idempotent-Replayed', 'true');
