@@ -15,6 +15,7 @@ import { renderInvoice } from '../pint-ae/render';
 import { recordHeldInvoice, startInvoiceWorkflow } from '../temporal/client';
 import type { InvoiceDisplay } from '../temporal/invoice-display';
 import { enterPipeline } from './enter-pipeline';
+import { duplicateNumber, findNumberHolder, type NumberUniqueness } from './duplicate-number';
 import { bodyDisplay } from './invoice-workflow-display';
 
 /** Who submits: the partner and the SME its connection secret resolved. */
@@ -94,9 +95,9 @@ export async function insertInvoices(prepared: PreparedInvoice[]): Promise<(Serv
  */
 async function duplicateOrOwn(p: PreparedInvoice): Promise<ServiceError | null> {
   const origin = p.doc.originKey as string | null;
-  const year = issueYearOf(p.body.issueDate);
-  const existing = await Invoice.findOne({ smeId: p.owner.sme._id, issueYear: year, number: p.body.number }, { _id: 1, status: 1, originKey: 1 }).lean();
-  if (!origin || !existing || existing.originKey !== origin) return duplicateNumber(p.owner, p.body, existing);
+  const unique = smeNumbers(p.owner, p.body.issueDate);
+  const existing = await findNumberHolder(unique, p.body.number);
+  if (!origin || !existing || existing.originKey !== origin) return duplicateNumber(unique, p.body.number, existing);
   p.doc._id = p.created._id = existing._id;
   p.adopted = { status: existing.status };
   logger.warn({ invoiceId: existing._id }, 'a resent request met its own invoice from a crashed attempt: adopted');
@@ -184,13 +185,10 @@ export function ownerDisplay(p: Pick<PreparedInvoice, 'body' | 'owner'>): Invoic
   return { ...bodyDisplay(p.body), partnerName: p.owner.partner.erpName, smeName: p.owner.sme.legalName };
 }
 
-function duplicateNumber(owner: InvoiceOwner, body: InvoiceCreateBody, existing: { _id: string; status: string } | null): ServiceError {
-  const year = issueYearOf(body.issueDate);
-  return serviceErrors.conflict(
-    'invoice_number_duplicate',
-    `Invoice number ${body.number} is already used by this SME in ${year}; numbers are unique per SME per year. A held invoice can be DELETEd and its number reused.`,
-    { number: body.number, issueYear: year, ...(existing ? { invoiceId: existing._id, status: existing.status } : {}) },
-  );
+/** Partner API numbers are unique per SME and issue year. */
+function smeNumbers(owner: InvoiceOwner, issueDate: string): NumberUniqueness {
+  const year = issueYearOf(issueDate);
+  return { where: { smeId: owner.sme._id, issueYear: year }, usedBy: `this SME in ${year}`, rule: 'per SME per year. A held invoice can be DELETEd and its number reused.', meta: { issueYear: year } };
 }
 
 /** The reserved test TRN skips the pipeline; the document is still rendered when the body allows, for the document endpoint. */

@@ -25,8 +25,9 @@ import type { InvoiceCreateBody } from '../domain/invoice-types';
 import { preSubmitCheck } from '../domain/pre-submit';
 import { checkIssueDate, warningsField } from '../domain/submission-rules';
 import { assertProviderConfigured } from './provider-configured';
+import { numberTaken } from './duplicate-number';
 import { totalsOf, tenantDraftView, type TenantDraftView, type TenantInvoiceRecord } from '../domain/tenant-invoice-views';
-import { draftDocument, duplicateNumber, submitDraft, type TenantCaller } from './tenant-invoices';
+import { draftDocument, submitDraft, tenantNumbers, type TenantCaller } from './tenant-invoices';
 
 /** The 202 answer: the draft view of the note and what it credits. */
 export interface TenantCreditNoteView extends TenantDraftView {
@@ -93,8 +94,7 @@ export async function createCreditNote(caller: TenantCaller, input: CreditNoteIn
     await Invoice.create(doc);
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err;
-    const existing = await Invoice.findOne({ smeId, issueYear: 0, number: input.creditNoteNumber }, { _id: 1, status: 1 }).lean();
-    throw duplicateNumber(caller, input.creditNoteNumber, existing);
+    throw await numberTaken(tenantNumbers(caller), input.creditNoteNumber);
   }
   const started = await submitDraft({ _id: doc._id, number: input.creditNoteNumber, sellerTrn: doc.sellerTrn as string, mode: caller.mode, tenantId: caller.tenant._id, body: built.body, tenantName: caller.tenant.legalName });
   return {

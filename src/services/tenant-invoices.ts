@@ -14,6 +14,7 @@ import { tenantDraftView, tenantInvoiceView, type TenantDraftView, type TenantIn
 import { advanceInvoiceStatus, StatusChangeError } from './invoice-status-writer';
 import { enterPipeline } from './enter-pipeline';
 import { assertProviderConfigured } from './provider-configured';
+import { numberTaken, type NumberUniqueness } from './duplicate-number';
 import { findOwnedInvoice, listPage, type InvoiceScope } from './invoices-query';
 import { retryOwnedInvoice } from './invoices-lifecycle';
 import { mapLimited } from './map-limited';
@@ -109,12 +110,9 @@ export function draftDocument(caller: TenantCaller, draft: TenantDraft, input: u
   };
 }
 
-export function duplicateNumber(caller: TenantCaller, number: string, existing?: { _id: string; status: string } | null): ServiceError {
-  return serviceErrors.conflict(
-    'invoice_number_duplicate',
-    `Invoice number ${number} is already used by this tenant in ${caller.mode} mode; numbers are unique per tenant and mode.`,
-    { number, ...(existing ? { invoiceId: existing._id, status: existing.status } : {}) },
-  );
+/** Tenant numbers are unique per tenant and mode, whatever the year (SPEC 2.2). */
+export function tenantNumbers(caller: TenantCaller): NumberUniqueness {
+  return { where: { smeId: tenantNumberScope(caller.tenant._id, caller.mode), issueYear: 0 }, usedBy: `this tenant in ${caller.mode} mode`, rule: 'per tenant and mode.' };
 }
 
 /** POST /v1/invoices: stores a draft; nothing is sent to the authority until it is submitted. */
@@ -125,8 +123,7 @@ export async function createDraft(caller: TenantCaller, input: unknown): Promise
     await Invoice.create(doc);
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err;
-    const existing = await Invoice.findOne({ smeId: tenantNumberScope(caller.tenant._id, caller.mode), issueYear: 0, number: draft.number }, { _id: 1, status: 1 }).lean();
-    throw duplicateNumber(caller, draft.number, existing);
+    throw await numberTaken(tenantNumbers(caller), draft.number);
   }
   return { ...tenantDraftView(doc as unknown as TenantInvoiceRecord), ...warningsField(checkIssueDate(draft.body.issueDate)) };
 }
