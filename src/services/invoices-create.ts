@@ -13,10 +13,9 @@ import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
 import { renderInvoice } from '../pint-ae/render';
 import { recordHeldInvoice, startInvoiceWorkflow } from '../temporal/client';
-import type { InvoiceDisplay } from '../temporal/invoice-display';
 import { enterPipeline } from './enter-pipeline';
 import { duplicateNumber, findNumberHolder, type NumberUniqueness } from './duplicate-number';
-import { bodyDisplay } from './invoice-workflow-display';
+import { invoiceDisplay, partnerNames } from './invoice-workflow-display';
 
 /** Who submits: the partner and the SME its connection secret resolved. */
 export interface InvoiceOwner {
@@ -156,7 +155,7 @@ export async function launchInvoice(p: PreparedInvoice): Promise<InvoiceQueued> 
 
 async function launched(p: PreparedInvoice): Promise<InvoiceQueued> {
   const { created, held, rendered } = p;
-  const display = ownerDisplay(p);
+  const display = invoiceDisplay(p.body, partnerNames(p.owner.partner, p.owner.sme));
   // An adopted invoice that left queued (its start did happen, or it was demoted to draft) answers as it stands.
   if (p.adopted && p.outcome === 'queued' && p.adopted.status !== 'queued') {
     return invoiceQueued({ ...created, status: p.adopted.status === 'draft' ? 'draft' : 'queued' });
@@ -178,11 +177,6 @@ async function launched(p: PreparedInvoice): Promise<InvoiceQueued> {
   }
   const entry = await enterPipeline({ ...created, display }, { ifNotStarted: 'automatic submission failed; POST /v1/partner/invoices/{id}/retry to submit it' });
   return invoiceQueued({ ...created, status: entry.status });
-}
-
-/** The Web UI's display of a Partner API invoice: its body's buyer and total, the partner's and SME's names. */
-export function ownerDisplay(p: Pick<PreparedInvoice, 'body' | 'owner'>): InvoiceDisplay {
-  return { ...bodyDisplay(p.body), partnerName: p.owner.partner.erpName, smeName: p.owner.sme.legalName };
 }
 
 /** Partner API numbers are unique per SME and issue year. */

@@ -14,8 +14,7 @@ import type { InvoiceOwner } from './invoices-create';
 import { assertProviderConfigured } from './provider-configured';
 import { findOwnedInvoice, type InvoiceScope } from './invoices-query';
 import { terminateInvoiceWorkflow, type WorkflowInvoice } from '../temporal/client';
-import type { InvoiceDisplay } from '../temporal/invoice-display';
-import { bodyDisplay, BODY_DISPLAY_FIELDS } from './invoice-workflow-display';
+import { BODY_DISPLAY_FIELDS, invoiceDisplay, partnerNames, type OwnerNames } from './invoice-workflow-display';
 
 const DELETABLE: readonly InvoiceStatus[] = ['draft', 'queued', 'blocked_no_credit', 'rejected'];
 export const RETRYABLE: readonly InvoiceStatus[] = ['rejected', 'blocked_no_credit', 'draft'];
@@ -106,7 +105,7 @@ export async function retryInvoice(owner: InvoiceOwner, invoiceId: string): Prom
     statuses: RETRYABLE,
     assertConfigured: () => assertProviderConfigured(owner.partner.mode),
     againHint: 'POST /v1/partner/invoices/{id}/retry again',
-    names: { partnerName: owner.partner.erpName, smeName: owner.sme.legalName },
+    names: partnerNames(owner.partner, owner.sme),
   });
 }
 
@@ -117,7 +116,7 @@ export interface RetryRules {
   assertConfigured?: () => void;
   againHint: string;
   /** The owner's names for the Web UI (memo, details) should a new workflow start. */
-  names?: Pick<InvoiceDisplay, 'partnerName' | 'smeName' | 'tenantName'>;
+  names?: OwnerNames;
 }
 
 /** The retry of the caller's invoice (Partner and Tenant API): state rules, the hourly budget, then a new run. */
@@ -141,7 +140,7 @@ export async function retryOwnedInvoice(scope: InvoiceScope, invoiceId: string, 
   }
   const run = await requeue(inv._id);
   const { body, ...facts } = inv;
-  const display = { ...bodyDisplay(body as Parameters<typeof bodyDisplay>[0]), ...rules.names };
+  const display = invoiceDisplay(body, rules.names ?? {});
   const entry = await enterPipeline({ ...facts, display }, { retryRun: run, ifNotStarted: `retry could not start the pipeline; ${rules.againHint}` });
   return invoiceQueued({ _id: inv._id, number: inv.number, status: entry.status });
 }

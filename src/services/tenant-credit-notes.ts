@@ -26,6 +26,7 @@ import { preSubmitCheck } from '../domain/pre-submit';
 import { checkIssueDate, warningsField } from '../domain/submission-rules';
 import { assertProviderConfigured } from './provider-configured';
 import { numberTaken } from './duplicate-number';
+import { tenantNames } from './invoice-workflow-display';
 import { totalsOf, tenantDraftView, type TenantDraftView, type TenantInvoiceRecord } from '../domain/tenant-invoice-views';
 import { draftDocument, submitDraft, tenantNumbers, type TenantCaller } from './tenant-invoices';
 
@@ -96,7 +97,7 @@ export async function createCreditNote(caller: TenantCaller, input: CreditNoteIn
     if (!isDuplicateKeyError(err)) throw err;
     throw await numberTaken(tenantNumbers(caller), input.creditNoteNumber);
   }
-  const started = await submitDraft({ _id: doc._id, number: input.creditNoteNumber, sellerTrn: doc.sellerTrn as string, mode: caller.mode, tenantId: caller.tenant._id, body: built.body, tenantName: caller.tenant.legalName });
+  const started = await submitDraft({ _id: doc._id, number: input.creditNoteNumber, sellerTrn: doc.sellerTrn as string, mode: caller.mode, tenantId: caller.tenant._id, body: built.body, names: tenantNames(caller.tenant) });
   return {
     ...tenantDraftView({ ...(doc as unknown as TenantInvoiceRecord), status: started ? 'queued' : 'draft' }),
     originalInvoiceId: original._id,

@@ -18,7 +18,7 @@ import { numberTaken, type NumberUniqueness } from './duplicate-number';
 import { findOwnedInvoice, listPage, type InvoiceScope } from './invoices-query';
 import { retryOwnedInvoice } from './invoices-lifecycle';
 import { mapLimited } from './map-limited';
-import { bodyDisplay, BODY_DISPLAY_FIELDS } from './invoice-workflow-display';
+import { BODY_DISPLAY_FIELDS, invoiceDisplay, tenantNames, type OwnerNames } from './invoice-workflow-display';
 import { referencedOriginals } from './tenant-referenced-originals';
 import { tenantRegistration } from './tenants';
 
@@ -138,13 +138,13 @@ export async function submitDrafts(caller: TenantCaller, ids: string[]): Promise
   const scope = tenantScope(caller);
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
   const drafts = await Invoice.find({ _id: { $in: unique }, partnerId: null, smeId: scope.smeId, status: 'draft' }, { _id: 1, number: 1, sellerTrn: 1, mode: 1, tenantId: 1, ...BODY_DISPLAY_FIELDS }).lean();
-  const tenantName = caller.tenant.legalName;
-  const started = await mapLimited(drafts, START_CONCURRENCY, async (inv) => ((await submitDraft({ ...inv, tenantName })) ? inv._id : null));
+  const names = tenantNames(caller.tenant);
+  const started = await mapLimited(drafts, START_CONCURRENCY, async (inv) => ((await submitDraft({ ...inv, names })) ? inv._id : null));
   const submitted = started.filter((id): id is string => id !== null);
   return { submitted: submitted.length, ids: submitted };
 }
 
-/** The facts of a stored draft that its submission needs (body and tenant name: the Web UI's summary and memo). */
+/** The facts of a stored draft that its submission needs (body and tenant's names: the Web UI's summary and memo). */
 export interface DraftToSubmit {
   _id: string;
   number: string;
@@ -152,7 +152,7 @@ export interface DraftToSubmit {
   mode: string;
   tenantId?: string | null;
   body?: unknown;
-  tenantName?: string | null;
+  names: OwnerNames;
 }
 
 /**
@@ -167,8 +167,7 @@ export async function submitDraft(inv: DraftToSubmit): Promise<boolean> {
     if (err instanceof StatusChangeError) return false; // submitted or deleted concurrently: skipped
     throw err;
   }
-  const display = { ...bodyDisplay(inv.body as Parameters<typeof bodyDisplay>[0]), tenantName: inv.tenantName ?? null };
-  const facts = { _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, display };
+  const facts = { _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, display: invoiceDisplay(inv.body, inv.names) };
   return (await enterPipeline(facts, { ifNotStarted: 'submit could not start the pipeline; submit it again' })).started;
 }
 
@@ -189,7 +188,7 @@ export async function retryTenantInvoice(caller: TenantCaller, invoiceId: string
     statuses: ['rejected', 'blocked_no_credit'],
     assertConfigured: () => assertProviderConfigured(caller.mode),
     againHint: 'POST /v1/invoices/submit with its id',
-    names: { tenantName: caller.tenant.legalName },
+    names: tenantNames(caller.tenant),
   });
   return getTenantInvoice(caller, invoiceId);
 }
