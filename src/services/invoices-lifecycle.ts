@@ -7,13 +7,14 @@ import { retentionPolicies } from '../records/retention-policy';
 import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
-import { advanceInvoiceStatus, demoteToDraft, StatusChangeError } from './invoice-status-writer';
+import { advanceInvoiceStatus, StatusChangeError } from './invoice-status-writer';
+import { enterPipeline } from './enter-pipeline';
 import { budgetHeaders, consumeBudget } from './rate-budget';
-import { assertDeliveryConfigured, type InvoiceOwner } from './invoices-create';
+import type { InvoiceOwner } from './invoices-create';
+import { assertProviderConfigured } from './provider-configured';
 import { findOwnedInvoice, type InvoiceScope } from './invoices-query';
-import { resumeInvoiceWorkflow, terminateInvoiceWorkflow, type WorkflowInvoice } from '../temporal/client';
-import type { InvoiceDisplay } from '../temporal/invoice-display';
-import { bodyDisplay, BODY_DISPLAY_FIELDS } from './invoice-workflow-display';
+import { terminateInvoiceWorkflow, type WorkflowInvoice } from '../temporal/client';
+import { BODY_DISPLAY_FIELDS, invoiceDisplay, partnerNames, type OwnerNames } from './invoice-workflow-display';
 
 const DELETABLE: readonly InvoiceStatus[] = ['draft', 'queued', 'blocked_no_credit', 'rejected'];
 export const RETRYABLE: readonly InvoiceStatus[] = ['rejected', 'blocked_no_credit', 'draft'];
@@ -102,9 +103,9 @@ export async function retryInvoice(owner: InvoiceOwner, invoiceId: string): Prom
   const scope = { partnerId: owner.partner._id, smeId: owner.sme._id };
   return retryOwnedInvoice(scope, invoiceId, {
     statuses: RETRYABLE,
-    assertConfigured: () => assertDeliveryConfigured(owner.partner),
+    assertConfigured: () => assertProviderConfigured(owner.partner.mode),
     againHint: 'POST /v1/partner/invoices/{id}/retry again',
-    names: { partnerName: owner.partner.erpName, smeName: owner.sme.legalName },
+    names: partnerNames(owner.partner, owner.sme),
   });
 }
 
@@ -115,7 +116,7 @@ export interface RetryRules {
   assertConfigured?: () => void;
   againHint: string;
   /** The owner's names for the Web UI (memo, details) should a new workflow start. */
-  names?: Pick<InvoiceDisplay, 'partnerName' | 'smeName' | 'tenantName'>;
+  names?: OwnerNames;
 }
 
 /** The retry of the caller's invoice (Partner and Tenant API): state rules, the hourly budget, then a new run. */
@@ -138,15 +139,10 @@ export async function retryOwnedInvoice(scope: InvoiceScope, invoiceId: string, 
     );
   }
   const run = await requeue(inv._id);
-  try {
-    const { body, ...facts } = inv;
-    await resumeInvoiceWorkflow({ ...facts, status: 'queued', display: { ...bodyDisplay(body as Parameters<typeof bodyDisplay>[0]), ...rules.names } });
-    return invoiceQueued({ _id: inv._id, number: inv.number, status: 'queued' });
-  } catch (err) {
-    logger.error({ err, invoiceId: inv._id }, 'retry could not reach the workflow; the invoice is left as a draft');
-    const status = await demoteToDraft(inv._id, run, `retry could not start the pipeline; ${rules.againHint}`);
-    return invoiceQueued({ _id: inv._id, number: inv.number, status });
-  }
+  const { body, ...facts } = inv;
+  const display = invoiceDisplay(body, rules.names ?? {});
+  const entry = await enterPipeline({ ...facts, display }, { retryRun: run, ifNotStarted: `retry could not start the pipeline; ${rules.againHint}` });
+  return invoiceQueued({ _id: inv._id, number: inv.number, status: entry.status });
 }
 
 /** The forward-only move to queued (a new run when leaving a failure). Exactly one of two racing retries wins it. */

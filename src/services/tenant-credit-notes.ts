@@ -13,7 +13,7 @@
 //   failed or one not yet submitted, and either may still be sent. Numbers are unique per tenant and mode, so
 //   the number names the original exactly; no new field on Invoice is needed. Two concurrent notes against one
 //   invoice may each see the same amount left (no lock); the authority accepts a note either way.
-// - Idempotency-Key is required (SPEC 1: every mutation; the route uses idempotent(TENANT), 422
+// - Idempotency-Key is required (SPEC 1: every mutation; the route uses idempotent(), 422
 //   idempotency_required without one), even though SPEC 4.2 lists no header for this endpoint.
 // - Answer: 202 with the draft view plus originalInvoiceId, originalInvoiceNumber, reason and grossAmount (as
 //   sent, negative); status queued, or draft when the pipeline could not start (then POST /v1/invoices/submit).
@@ -24,8 +24,11 @@ import { ServiceError, serviceErrors } from '../domain/errors';
 import type { InvoiceCreateBody } from '../domain/invoice-types';
 import { preSubmitCheck } from '../domain/pre-submit';
 import { checkIssueDate, warningsField } from '../domain/submission-rules';
+import { assertProviderConfigured } from './provider-configured';
+import { numberTaken } from './duplicate-number';
+import { tenantNames } from './invoice-workflow-display';
 import { totalsOf, tenantDraftView, type TenantDraftView, type TenantInvoiceRecord } from '../domain/tenant-invoice-views';
-import { assertTenantDeliveryConfigured, draftDocument, duplicateNumber, submitDraft, type TenantCaller } from './tenant-invoices';
+import { draftDocument, submitDraft, tenantNumbers, type TenantCaller } from './tenant-invoices';
 
 /** The 202 answer: the draft view of the note and what it credits. */
 export interface TenantCreditNoteView extends TenantDraftView {
@@ -72,7 +75,7 @@ export async function createCreditNote(caller: TenantCaller, input: CreditNoteIn
       status: original.status,
     });
   }
-  assertTenantDeliveryConfigured(caller.mode);
+  assertProviderConfigured(caller.mode);
 
   const built = buildCreditNoteBody({ body: original.body, alreadyCreditedFils: await creditedSoFar(smeId, original.number) }, input);
   if ('refusal' in built) {
@@ -92,10 +95,9 @@ export async function createCreditNote(caller: TenantCaller, input: CreditNoteIn
     await Invoice.create(doc);
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err;
-    const existing = await Invoice.findOne({ smeId, issueYear: 0, number: input.creditNoteNumber }, { _id: 1, status: 1 }).lean();
-    throw duplicateNumber(caller, input.creditNoteNumber, existing);
+    throw await numberTaken(tenantNumbers(caller), input.creditNoteNumber);
   }
-  const started = await submitDraft({ _id: doc._id, number: input.creditNoteNumber, sellerTrn: doc.sellerTrn as string, mode: caller.mode, tenantId: caller.tenant._id, body: built.body, tenantName: caller.tenant.legalName });
+  const started = await submitDraft({ _id: doc._id, number: input.creditNoteNumber, sellerTrn: doc.sellerTrn as string, mode: caller.mode, tenantId: caller.tenant._id, body: built.body, names: tenantNames(caller.tenant) });
   return {
     ...tenantDraftView({ ...(doc as unknown as TenantInvoiceRecord), status: started ? 'queued' : 'draft' }),
     originalInvoiceId: original._id,

@@ -1,7 +1,6 @@
 // The Tenant API's invoices (SPEC 4.2): drafts that a separate submit moves into the same pipeline as the Partner
 // API's, partitioned per tenant and mode (SPEC 1): every read and write is scoped to the tenant's active mode.
 import { randomUUID } from 'node:crypto';
-import { config } from '../config';
 import { Invoice, tenantNumberScope, type TenantDoc } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { ServiceError, serviceErrors } from '../domain/errors';
@@ -12,13 +11,14 @@ import { readTenantInvoice, tenantPathOf } from '../domain/tenant-invoice-input'
 import type { ReferencedOriginal, TenantDraft, TenantMode } from '../domain/tenant-invoice-types';
 import { creditCapFinding, reverseChargeFindings } from '../domain/tenant-rule-checks';
 import { tenantDraftView, tenantInvoiceView, type TenantDraftView, type TenantInvoiceRecord, type TenantInvoiceView } from '../domain/tenant-invoice-views';
-import { logger } from '../logger';
-import { startInvoiceWorkflow } from '../temporal/client';
-import { advanceInvoiceStatus, demoteToDraft, StatusChangeError } from './invoice-status-writer';
+import { advanceInvoiceStatus, StatusChangeError } from './invoice-status-writer';
+import { enterPipeline } from './enter-pipeline';
+import { assertProviderConfigured } from './provider-configured';
+import { numberTaken, type NumberUniqueness } from './duplicate-number';
 import { findOwnedInvoice, listPage, type InvoiceScope } from './invoices-query';
 import { retryOwnedInvoice } from './invoices-lifecycle';
 import { mapLimited } from './map-limited';
-import { bodyDisplay, BODY_DISPLAY_FIELDS } from './invoice-workflow-display';
+import { BODY_DISPLAY_FIELDS, invoiceDisplay, tenantNames, type OwnerNames } from './invoice-workflow-display';
 import { referencedOriginals } from './tenant-referenced-originals';
 import { tenantRegistration } from './tenants';
 
@@ -49,15 +49,6 @@ export function requestedMode(tenant: TenantDoc, asked: string | undefined): Ten
     throw serviceErrors.conflict('invoice_mode_mismatch', `This tenant is in ${active} mode; ${asked} invoices are refused. Send ?mode=${active} (or none), or ask us to switch the tenant to ${asked}.`, { mode: active, requested: asked });
   }
   return active;
-}
-
-/** SPEC 1: live needs the accredited provider, sandbox its sandbox; without one nothing is stored (DESIGN). */
-export function assertTenantDeliveryConfigured(mode: TenantMode): void {
-  const cfg = config();
-  const missing = mode === 'live' && !cfg.providerLiveUrl ? 'PROVIDER_LIVE_URL' : mode === 'sandbox' && !cfg.providerSandboxUrl ? 'PROVIDER_SANDBOX_URL' : null;
-  if (missing) {
-    throw new ServiceError(503, 'provider_not_configured', 'Provider not configured', `${mode} submissions are refused: this installation has no provider configured for ${mode} (${missing}). Nothing was stored; try again once it is configured.`);
-  }
 }
 
 /** Pre-submit findings the Tenant reverse-charge check reports in the tenant's words (lines[i].hsCode, goodsType). */
@@ -119,12 +110,9 @@ export function draftDocument(caller: TenantCaller, draft: TenantDraft, input: u
   };
 }
 
-export function duplicateNumber(caller: TenantCaller, number: string, existing?: { _id: string; status: string } | null): ServiceError {
-  return serviceErrors.conflict(
-    'invoice_number_duplicate',
-    `Invoice number ${number} is already used by this tenant in ${caller.mode} mode; numbers are unique per tenant and mode.`,
-    { number, ...(existing ? { invoiceId: existing._id, status: existing.status } : {}) },
-  );
+/** Tenant numbers are unique per tenant and mode, whatever the year (SPEC 2.2). */
+export function tenantNumbers(caller: TenantCaller): NumberUniqueness {
+  return { where: { smeId: tenantNumberScope(caller.tenant._id, caller.mode), issueYear: 0 }, usedBy: `this tenant in ${caller.mode} mode`, rule: 'per tenant and mode.' };
 }
 
 /** POST /v1/invoices: stores a draft; nothing is sent to the authority until it is submitted. */
@@ -135,8 +123,7 @@ export async function createDraft(caller: TenantCaller, input: unknown): Promise
     await Invoice.create(doc);
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err;
-    const existing = await Invoice.findOne({ smeId: tenantNumberScope(caller.tenant._id, caller.mode), issueYear: 0, number: draft.number }, { _id: 1, status: 1 }).lean();
-    throw duplicateNumber(caller, draft.number, existing);
+    throw await numberTaken(tenantNumbers(caller), draft.number);
   }
   return { ...tenantDraftView(doc as unknown as TenantInvoiceRecord), ...warningsField(checkIssueDate(draft.body.issueDate)) };
 }
@@ -147,17 +134,17 @@ export async function createDraft(caller: TenantCaller, input: unknown): Promise
  * A start that fails leaves that invoice a draft, to be submitted again; it is not counted.
  */
 export async function submitDrafts(caller: TenantCaller, ids: string[]): Promise<{ submitted: number; ids: string[] }> {
-  assertTenantDeliveryConfigured(caller.mode);
+  assertProviderConfigured(caller.mode);
   const scope = tenantScope(caller);
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
   const drafts = await Invoice.find({ _id: { $in: unique }, partnerId: null, smeId: scope.smeId, status: 'draft' }, { _id: 1, number: 1, sellerTrn: 1, mode: 1, tenantId: 1, ...BODY_DISPLAY_FIELDS }).lean();
-  const tenantName = caller.tenant.legalName;
-  const started = await mapLimited(drafts, START_CONCURRENCY, async (inv) => ((await submitDraft({ ...inv, tenantName })) ? inv._id : null));
+  const names = tenantNames(caller.tenant);
+  const started = await mapLimited(drafts, START_CONCURRENCY, async (inv) => ((await submitDraft({ ...inv, names })) ? inv._id : null));
   const submitted = started.filter((id): id is string => id !== null);
   return { submitted: submitted.length, ids: submitted };
 }
 
-/** The facts of a stored draft that its submission needs (body and tenant name: the Web UI's summary and memo). */
+/** The facts of a stored draft that its submission needs (body and tenant's names: the Web UI's summary and memo). */
 export interface DraftToSubmit {
   _id: string;
   number: string;
@@ -165,7 +152,7 @@ export interface DraftToSubmit {
   mode: string;
   tenantId?: string | null;
   body?: unknown;
-  tenantName?: string | null;
+  names: OwnerNames;
 }
 
 /**
@@ -180,15 +167,8 @@ export async function submitDraft(inv: DraftToSubmit): Promise<boolean> {
     if (err instanceof StatusChangeError) return false; // submitted or deleted concurrently: skipped
     throw err;
   }
-  try {
-    const display = { ...bodyDisplay(inv.body as Parameters<typeof bodyDisplay>[0]), tenantName: inv.tenantName ?? null };
-    await startInvoiceWorkflow({ _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, status: 'queued', display }, { fresh: true });
-    return true;
-  } catch (err) {
-    logger.error({ err, invoiceId: inv._id }, 'submit could not start the pipeline; the invoice is left as a draft');
-    await demoteToDraft(inv._id, 1, 'submit could not start the pipeline; submit it again');
-    return false;
-  }
+  const facts = { _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, display: invoiceDisplay(inv.body, inv.names) };
+  return (await enterPipeline(facts, { ifNotStarted: 'submit could not start the pipeline; submit it again' })).started;
 }
 
 export async function getTenantInvoice(caller: TenantCaller, invoiceId: string): Promise<TenantInvoiceView> {
@@ -206,9 +186,9 @@ export async function retryTenantInvoice(caller: TenantCaller, invoiceId: string
   const scope = tenantScope(caller);
   await retryOwnedInvoice(scope, invoiceId, {
     statuses: ['rejected', 'blocked_no_credit'],
-    assertConfigured: () => assertTenantDeliveryConfigured(caller.mode),
+    assertConfigured: () => assertProviderConfigured(caller.mode),
     againHint: 'POST /v1/invoices/submit with its id',
-    names: { tenantName: caller.tenant.legalName },
+    names: tenantNames(caller.tenant),
   });
   return getTenantInvoice(caller, invoiceId);
 }

@@ -5,7 +5,8 @@ import type { InvoiceCreateBody } from '../../domain/invoice-types';
 import { idempotent, idempotentWhenKeyed } from '../../http/idempotency-middleware';
 import type { SmeContext, SmeRouter, Validated } from '../../http/request-state';
 import { validate, validateQuery } from '../../http/validate';
-import { assertDeliveryConfigured, createInvoice, noteTestSubmission, type InvoiceOwner } from '../../services/invoices-create';
+import { createInvoice, noteTestSubmission, type InvoiceOwner } from '../../services/invoices-create';
+import { assertProviderConfigured } from '../../services/provider-configured';
 import { deleteInvoice, retryInvoice } from '../../services/invoices-lifecycle';
 import { getInvoice, listInvoices, type InvoiceScope } from '../../services/invoices-query';
 
@@ -35,7 +36,7 @@ function listQuery(input: unknown): InvoiceListQuery {
 export function registerInvoices(router: SmeRouter): void {
   router.post<Validated<InvoiceCreateBody>>('/invoices', idempotent(), validate({ body: invoiceBody }), async (ctx) => {
     const owner = invoiceOwner(ctx);
-    assertDeliveryConfigured(owner.partner);
+    assertProviderConfigured(owner.partner.mode);
     await noteTestSubmission(owner.partner);
     ctx.status = 201;
     ctx.body = await createInvoice(owner, ctx.state.body, { origin: ctx.state.idempotencyOrigin ?? null });
