@@ -184,7 +184,7 @@ async function launched(p: PreparedInvoice): Promise<InvoiceQueued> {
     return invoiceQueued({ ...created, status: 'delivered' });
   }
   try {
-    await startInvoiceWorkflow({ ...created, display, status: 'queued' }, { fresh: true });
+    await startInvoiceWorkflow({ ...created, display, status: 'queued' });
     return invoiceQueued({ ...created, status: 'queued' });
   } catch (err) {
     logger.error({ err, invoiceId: created._id }, 'automatic submission failed; the invoice is left as a draft');

@@ -14,7 +14,7 @@ import { creditCapFinding, reverseChargeFindings } from '../domain/tenant-rule-c
 import { tenantDraftView, tenantInvoiceView, type TenantDraftView, type TenantInvoiceRecord, type TenantInvoiceView } from '../domain/tenant-invoice-views';
 import { logger } from '../logger';
 import { startInvoiceWorkflow } from '../temporal/client';
-import { advanceInvoiceStatus, demoteToDraft, StatusChangeError } from './invoice-status-writer';
+import { advanceInvoiceStatus, demoteToDraft, isStatusChangeError } from './invoice-status-writer';
 import { findOwnedInvoice, listPage, type InvoiceScope } from './invoices-query';
 import { retryOwnedInvoice } from './invoices-lifecycle';
 import { mapLimited } from './map-limited';
@@ -177,12 +177,12 @@ export async function submitDraft(inv: DraftToSubmit): Promise<boolean> {
     const moved = await advanceInvoiceStatus({ invoiceId: inv._id, to: 'queued', reason: null, expected: { status: 'draft', run: 1 } });
     if (!moved.changed) return false;
   } catch (err) {
-    if (err instanceof StatusChangeError) return false; // submitted or deleted concurrently: skipped
+    if (isStatusChangeError(err)) return false; // submitted or deleted concurrently: skipped
     throw err;
   }
   try {
     const display = { ...bodyDisplay(inv.body as Parameters<typeof bodyDisplay>[0]), tenantName: inv.tenantName ?? null };
-    await startInvoiceWorkflow({ _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, status: 'queued', display }, { fresh: true });
+    await startInvoiceWorkflow({ _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, status: 'queued', display });
     return true;
   } catch (err) {
     logger.error({ err, invoiceId: inv._id }, 'submit could not start the pipeline; the invoice is left as a draft');

@@ -10,9 +10,9 @@ import { renderInvoice } from '../../src/pint-ae/render';
 import { createAspSimulator } from '../../src/provider/simulator';
 import { runOfficialSchematron } from '../../src/schematron/official-schematron';
 import { temporalClient } from '../../src/temporal/client';
-import { workflowBundle } from '../../src/temporal/worker-factory';
+import { workflowBundle } from '../../src/worker/create-worker';
 import { invoiceWorkflowId } from '../../src/temporal/contract';
-import { creditsAvailableSignal } from '../../src/temporal/contract';
+import { creditsAvailableSignal, InvoiceStatusKey } from '../../src/temporal/contract';
 import { describeWhenStatus, getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
 import { newPartner, type TestPartner } from '../helpers/partners';
 import { ensureWorker } from '../helpers/worker';
@@ -90,8 +90,8 @@ describe('invoiceWorkflow (real Temporal, real MongoDB)', function () {
     await handle.terminate('test done');
   });
 
-  describe('transform and validate as one step (prepareInvoiceDocument, runs with steps combined)', () => {
-    /** An invoice stored as queued with a body the API would have refused, and its combined run. */
+  describe('transform and validate as one step (prepareInvoiceDocument)', () => {
+    /** An invoice stored as queued with a body the API would have refused, and its run (started as the API starts one). */
     async function queuedCombined(p: TestPartner, mutate: (b: any) => void) {
       const id = randomUUID();
       const body: any = invoiceBody(p);
@@ -103,7 +103,8 @@ describe('invoiceWorkflow (real Temporal, real MongoDB)', function () {
       const handle = await (await temporalClient()).workflow.start('invoiceWorkflow', {
         taskQueue: config().temporalTaskQueue,
         workflowId: invoiceWorkflowId(id),
-        args: [{ invoiceId: id, mode: 'test', ackFallbackMs: 60_000, steps: 'combined', ackPolling: 'asp', fresh: true }],
+        args: [{ invoiceId: id, mode: 'test', ackFallbackMs: 60_000 }],
+        typedSearchAttributes: [{ key: InvoiceStatusKey, value: 'queued' }],
       });
       return { id, handle };
     }

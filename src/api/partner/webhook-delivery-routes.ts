@@ -2,7 +2,7 @@ import { Invoice, type WebhookDeliveryDoc } from '../../db/models';
 import type { SmeContext, SmeRouter } from '../../http/request-state';
 import { idempotentWhenKeyed } from '../../http/idempotency-middleware';
 import { ServiceError, serviceErrors } from '../../domain/errors';
-import { deliveriesOf, WebhookError } from '../../webhooks/deliveries';
+import { deliveriesOf, isWebhookError } from '../../webhooks/deliveries';
 import { replayStatusWebhook } from '../../webhooks/start';
 
 /** SPEC 2.1 WebhookDelivery, exactly (the attempt log stays internal: `einvoice ops webhook-deliveries`). */
@@ -59,7 +59,7 @@ export function registerWebhookDeliveries(router: SmeRouter): void {
       ctx.body = await replayStatusWebhook(id, { owner: owner(ctx) });
       ctx.status = 202;
     } catch (err) {
-      if (!(err instanceof WebhookError)) throw err;
+      if (!isWebhookError(err)) throw err;
       if (err.code === 'invoice_not_found') throw notYours(id);
       if (err.code === 'no_event') {
         throw new ServiceError(404, 'no_webhook_event', 'Not found', `Invoice ${id} has not reached delivered or rejected, so there is no event to replay.`);
