@@ -3,7 +3,7 @@
 // also the summary of the timer it waits on.
 // Pure (the workflows import it too): no I/O, no Node APIs.
 import type { InvoiceStatus } from '../domain/invoice-status';
-import type { InvoiceMode } from './contract';
+import type { HeldInvoiceInput, InvoiceMode } from './contract';
 
 /** 'partner': the Partner API (/v1/partner); 'tenant': the Tenant API (/v1/invoices). */
 export type InvoiceSurface = 'partner' | 'tenant';
@@ -106,6 +106,17 @@ export function humanDuration(ms: number): string {
   if (m < 60) return `${m}m`;
   const h = Math.floor(m / 60);
   return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
+}
+
+/** The held invoice's current details (markdown): the hold, each finding, and what happens next. */
+export function heldDetails(input: Pick<HeldInvoiceInput, 'heldReason' | 'heldErrors'>): string {
+  const errors = input.heldErrors.map((e) => `- ${e.code ?? 'error'}${e.path ? ` at ${e.path}` : ''}: ${e.message ?? ''}`);
+  return [
+    `**held**: ${input.heldReason}`,
+    ...errors,
+    '',
+    'Never submitted to the ASP. Waiting for nothing: the partner DELETEs this invoice and POSTs a corrected body (a new invoice and workflow).',
+  ].join('\n');
 }
 
 /** The held invoice's static summary: the summary with the hold in front, so the list row says it. */

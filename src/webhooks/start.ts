@@ -5,7 +5,8 @@ import { startWebhookDelivery } from '../temporal/client';
 import { createDelivery, type NewDelivery } from './deliveries';
 import type { EventStatus } from './event';
 
-// Replaying deliveries from outside workflows (API, CLI). Inside workflows use fireStatusWebhook instead.
+// Replaying deliveries from outside workflows (API, CLI): the same row and delivery workflow as the invoice
+// workflow's announceStatus (workflows/announce-status.ts), started through the client.
 
 export interface StartedDelivery {
   deliveryId: string;
