@@ -101,7 +101,7 @@ async function existingClaim(_id: string): Promise<SpendOutcome> {
   if (claim && claim.balanceAfter != null) return 'already_spent';
   if (claim && Date.now() - new Date(claim.at).getTime() > ABANDONED_CLAIM_MS) return 'already_spent';
   // Open, or just removed by a refused attempt: ask the caller to come back once it has settled.
-  throw new ServiceError(409, 'credit_spend_in_progress', 'Conflict', `another attempt is spending the credit of ${_id}; try again shortly`);
+  throw new ServiceError(409, 'credit_spend_in_progress', 'Conflict', `another attempt is spending the credit of ${_id}; try again shortly`, undefined, {}, { retryable: true });
 }
 
 /**

@@ -18,7 +18,7 @@ export interface EntryOptions {
   ifNotStarted: string;
   /**
    * A retry's run (the one it queued): its workflow, if still running (waiting on a failure), is signalled, else
-   * a new one starts. Absent: a first submission, run 1, whose workflow starts fresh.
+   * a new one starts. Absent: a first submission, run 1.
    */
   retryRun?: number;
 }
@@ -26,7 +26,7 @@ export interface EntryOptions {
 export async function enterPipeline(inv: Omit<WorkflowInvoice, 'status'>, opts: EntryOptions): Promise<PipelineEntry> {
   const run = opts.retryRun ?? 1;
   try {
-    if (opts.retryRun === undefined) await startInvoiceWorkflow({ ...inv, status: 'queued' }, { fresh: true });
+    if (opts.retryRun === undefined) await startInvoiceWorkflow({ ...inv, status: 'queued' });
     else await resumeInvoiceWorkflow({ ...inv, status: 'queued' });
     return { started: true, status: 'queued' };
   } catch (err) {

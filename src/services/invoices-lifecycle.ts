@@ -7,7 +7,7 @@ import { retentionPolicies } from '../records/retention-policy';
 import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
-import { advanceInvoiceStatus, StatusChangeError } from './invoice-status-writer';
+import { advanceInvoiceStatus, isStatusChangeError } from './invoice-status-writer';
 import { enterPipeline } from './enter-pipeline';
 import { budgetHeaders, consumeBudget } from './rate-budget';
 import type { InvoiceOwner } from './invoices-create';
@@ -152,7 +152,7 @@ export async function requeue(invoiceId: string): Promise<number> {
   try {
     moved = await advanceInvoiceStatus({ invoiceId, to: 'queued', reason: null });
   } catch (err) {
-    if (!(err instanceof StatusChangeError)) throw err;
+    if (!isStatusChangeError(err)) throw err;
     if (err.kind === 'invoice_not_found') throw serviceErrors.notFound();
     const now = await Invoice.findById(invoiceId, { status: 1 }).lean();
     if (!now) throw serviceErrors.notFound();

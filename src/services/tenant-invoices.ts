@@ -11,7 +11,7 @@ import { readTenantInvoice, tenantPathOf } from '../domain/tenant-invoice-input'
 import type { ReferencedOriginal, TenantDraft, TenantMode } from '../domain/tenant-invoice-types';
 import { creditCapFinding, reverseChargeFindings } from '../domain/tenant-rule-checks';
 import { tenantDraftView, tenantInvoiceView, type TenantDraftView, type TenantInvoiceRecord, type TenantInvoiceView } from '../domain/tenant-invoice-views';
-import { advanceInvoiceStatus, StatusChangeError } from './invoice-status-writer';
+import { advanceInvoiceStatus, isStatusChangeError } from './invoice-status-writer';
 import { enterPipeline } from './enter-pipeline';
 import { assertProviderConfigured } from './provider-configured';
 import { numberTaken, type NumberUniqueness } from './duplicate-number';
@@ -164,7 +164,7 @@ export async function submitDraft(inv: DraftToSubmit): Promise<boolean> {
     const moved = await advanceInvoiceStatus({ invoiceId: inv._id, to: 'queued', reason: null, expected: { status: 'draft', run: 1 } });
     if (!moved.changed) return false;
   } catch (err) {
-    if (err instanceof StatusChangeError) return false; // submitted or deleted concurrently: skipped
+    if (isStatusChangeError(err)) return false; // submitted or deleted concurrently: skipped
     throw err;
   }
   const facts = { _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, display: invoiceDisplay(inv.body, inv.names) };

@@ -90,22 +90,19 @@ function webUiStartOptions(facts: InvoiceDisplayFacts, summary = invoiceSummary(
 }
 
 /**
- * Starts the invoice's workflow with the search attributes support staff filter on. Starting one that is
- * already running is not an error (a retried request, or a start whose reply was lost).
+ * Starts the invoice's workflow with the search attributes support staff filter on (InvoiceStatus=queued tells
+ * the workflow the invoice was just queued: it goes straight to its first step). Starting one that is already
+ * running is not an error (a retried request, or a start whose reply was lost).
  */
-export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reservedDelivered?: boolean; fresh?: boolean } = {}): Promise<void> {
+export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reservedDelivered?: boolean } = {}): Promise<void> {
   const cfg = config();
   const mode = workflowMode(inv.mode);
   const input: InvoiceWorkflowInput = {
     invoiceId: inv._id,
     mode,
     ackFallbackMs: cfg.aspAckFallbackMs,
-    steps: 'combined',
-    ackPolling: 'asp',
-    explainWaits: true,
     ...(inv.tenantId ? { surface: 'tenant' as const } : {}),
     ...(opts.reservedDelivered ? { reservedDelivered: true } : {}),
-    ...(opts.fresh ? { fresh: true } : {}),
   };
   const client = await temporalClient();
   try {

@@ -28,31 +28,17 @@ export type InvoiceMode = 'test' | 'sandbox' | 'live';
 
 // ---- The invoice workflow ----
 
+/** What an invoice's workflow starts with (support staff read it on the Web UI's first screen). */
 export interface InvoiceWorkflowInput {
   invoiceId: string;
+  /** live deliveries spend a credit; test and sandbox are free. */
   mode: InvoiceMode;
-  /** How long to wait for the ASP's acknowledgement signal before polling the ASP (doubles while pending). */
+  /** How long to wait for the ASP's verdict signal before polling the ASP (then on the ASPs' schedule). */
   ackFallbackMs: number;
   /** Reserved test TRN: the API already stored the invoice as delivered; this run only announces it. */
   reservedDelivered?: boolean;
-  /**
-   * 'local': the steps are local activities and InvoiceStatus is written when the run waits or ends.
-   * 'combined' (every start since it exists): as 'local', with transform and validate as one step
-   * (prepareInvoiceDocument), and InvoiceStatus=delivered written only once the ASP's verdict is a while coming.
-   */
-  steps?: 'local' | 'combined';
-  /** The API has just stored the invoice as queued (run 1): the run starts with transform. */
-  fresh?: boolean;
-  /** 'asp': poll the ASP on its schedule (see aspPollDelayMs); runs recorded before double from the first wait. */
-  ackPolling?: 'asp';
   /** 'tenant': a Tenant API invoice, whose status updates (SPEC 6.2) also announce acknowledged. */
   surface?: 'tenant';
-  /**
-   * Every wait is a timer whose summary says why and for what the run waits ("rejected: <reason>; waiting for a
-   * retry (...)"): the Web UI shows it on the first screen of the workflow page. Runs recorded before wait for a
-   * retry without a timer, and replay so.
-   */
-  explainWaits?: boolean;
 }
 
 /** How a run ended; failure terminals never end a run (they wait for `retry`, then continue as new). */
@@ -93,10 +79,7 @@ export interface AspVerdict {
 export const retrySignal = defineSignal('retry');
 /** The ASP's verdict (acknowledged or rejected) about a delivered invoice: what every sender sends. */
 export const aspVerdictSignal = defineSignal<[AspVerdict]>('aspVerdict');
-/**
- * @deprecated the verdict's first name, still handled for workflows that were signalled (or recorded) with it;
- * send `aspVerdictSignal`.
- */
+/** @deprecated the verdict's first name, still accepted from senders that use it; send `aspVerdictSignal`. */
 export const acknowledgedSignal = defineSignal<[AspVerdict]>('acknowledged');
 /** The SME's credit was topped up: a blocked_no_credit invoice tries its delivery again within the same run. */
 export const creditsAvailableSignal = defineSignal('creditsAvailable');

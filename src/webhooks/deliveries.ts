@@ -2,18 +2,29 @@ import { Invoice, Partner, Tenant, WebhookDelivery, type InvoiceDoc, type Partne
 import { STATUS_CHANGED_EVENT, lastEventOf, type EventStatus } from './event';
 import { TENANT_STATUS_UPDATE_EVENT, type TenantEventStatus } from './tenant-status-update';
 import { signingSecrets } from '../credentials/rotation';
+import { ServiceError } from '../domain/errors';
 
 // Persistence of webhook delivery rows. Every write is a single-document conditional update (FerretDB has no
 // transactions), idempotent when repeated, and forward-only: delivered and exhausted rows never change again.
 
-export class WebhookError extends Error {
-  constructor(
-    readonly code: 'invoice_not_found' | 'no_event' | 'webhook_url_not_configured' | 'delivery_not_found',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'WebhookError';
-  }
+export type WebhookFailure = 'invoice_not_found' | 'no_event' | 'webhook_url_not_configured' | 'delivery_not_found';
+
+const WEBHOOK_FAILURES: Record<WebhookFailure, [status: number, title: string]> = {
+  invoice_not_found: [404, 'Not found'],
+  no_event: [404, 'Not found'],
+  webhook_url_not_configured: [409, 'Conflict'],
+  delivery_not_found: [404, 'Not found'],
+};
+
+/** Why a delivery row cannot be created or recorded; none is worth retrying unchanged. */
+export function webhookError(code: WebhookFailure, message: string): ServiceError {
+  const [status, title] = WEBHOOK_FAILURES[code];
+  return new ServiceError(status, code, title, message);
+}
+
+/** True for this module's refusals (callers turn them into their own answers). */
+export function isWebhookError(err: unknown): err is ServiceError & { code: WebhookFailure } {
+  return err instanceof ServiceError && Object.hasOwn(WEBHOOK_FAILURES, err.code);
 }
 
 export interface NewDelivery {
@@ -43,7 +54,7 @@ export interface CreatedDelivery {
 
 /**
  * Creates the pending row (once: repeating the call with the same deliveryId changes nothing). Throws
- * WebhookError when the invoice is unknown or not the owner's, has no event, or its partner has no URL.
+ * a webhookError when the invoice is unknown or not the owner's, has no event, or its partner has no URL.
  */
 export async function createDelivery(input: NewDelivery): Promise<CreatedDelivery> {
   if (input.partnerId) await requireWebhookUrl(input.partnerId);
@@ -51,10 +62,10 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
   // (not the bodies: invoices can be large, and only the owner and the event are needed here)
   const invoice = await Invoice.findById(input.invoiceId, { body: 0, tenantInput: 0 }).lean<InvoiceDoc>();
   if (!invoice || (input.owner && (invoice.partnerId !== input.owner.partnerId || invoice.smeId !== input.owner.smeId))) {
-    throw new WebhookError('invoice_not_found', `no invoice ${input.invoiceId}`);
+    throw webhookError('invoice_not_found', `no invoice ${input.invoiceId}`);
   }
   const event = input.event ?? lastEventOf(invoice);
-  if (!event) throw new WebhookError('no_event', `invoice ${input.invoiceId} has not reached delivered or rejected, so it has no event to send`);
+  if (!event) throw webhookError('no_event', `invoice ${input.invoiceId} has not reached delivered or rejected, so it has no event to send`);
   if (invoice.tenantId) {
     if (invoice.tenantId !== input.tenantId) await requireStatusUrl(invoice.tenantId);
   } else if (invoice.partnerId !== input.partnerId) await requireWebhookUrl(invoice.partnerId ?? '');
@@ -175,7 +186,7 @@ export async function recordAttempt(deliveryId: string, o: AttemptOutcome): Prom
   ).lean<WebhookDeliveryDoc>();
   if (updated) return updated.status;
   const current = await WebhookDelivery.findById(deliveryId).lean<WebhookDeliveryDoc>();
-  if (!current) throw new WebhookError('delivery_not_found', `webhook delivery ${deliveryId} not found`);
+  if (!current) throw webhookError('delivery_not_found', `webhook delivery ${deliveryId} not found`);
   return current.status;
 }
 
@@ -186,10 +197,10 @@ export function deliveriesOf(invoiceId: string): Promise<WebhookDeliveryDoc[]> {
 
 async function requireStatusUrl(tenantId: string): Promise<void> {
   const tenant = await Tenant.findById(tenantId, { statusUrl: 1 }).lean<Pick<TenantDoc, 'statusUrl'>>();
-  if (!tenant?.statusUrl) throw new WebhookError('webhook_url_not_configured', `tenant ${tenantId} has no status URL registered`);
+  if (!tenant?.statusUrl) throw webhookError('webhook_url_not_configured', `tenant ${tenantId} has no status URL registered`);
 }
 
 async function requireWebhookUrl(partnerId: string): Promise<void> {
   const partner = await Partner.findById(partnerId, { webhookUrl: 1 }).lean<Pick<PartnerDoc, 'webhookUrl'>>();
-  if (!partner?.webhookUrl) throw new WebhookError('webhook_url_not_configured', `partner ${partnerId} has no webhook URL registered`);
+  if (!partner?.webhookUrl) throw webhookError('webhook_url_not_configured', `partner ${partnerId} has no webhook URL registered`);
 }

@@ -2,7 +2,7 @@ import type { WebhookDeliveryDoc } from '../../db/models';
 import type { SmeContext, SmeRouter } from '../../http/request-state';
 import { idempotentWhenKeyed } from '../../http/idempotency-middleware';
 import { ServiceError, serviceErrors } from '../../domain/errors';
-import { WebhookError } from '../../webhooks/deliveries';
+import { isWebhookError } from '../../webhooks/deliveries';
 import { deliveriesOfOwnedInvoice } from '../../services/invoice-webhook-deliveries';
 import { replayStatusWebhook } from '../../webhooks/start';
 
@@ -61,7 +61,7 @@ export function registerWebhookDeliveries(router: SmeRouter): void {
       ctx.body = await replayStatusWebhook(id, { owner: owner(ctx) });
       ctx.status = 202;
     } catch (err) {
-      if (!(err instanceof WebhookError)) throw err;
+      if (!isWebhookError(err)) throw err;
       if (err.code === 'invoice_not_found') throw notYours(id);
       if (err.code === 'no_event') {
         throw new ServiceError(404, 'no_webhook_event', 'Not found', `Invoice ${id} has not reached delivered or rejected, so there is no event to replay.`);
