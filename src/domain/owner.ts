@@ -3,6 +3,7 @@
 // for what depends on it (the number scope and period, the query filter, the label, the webhook target, the
 // credit owner, the surface). Pure (the documents are imported as types only).
 import type { PartnerDoc, SmeConnectionDoc, TenantDoc } from '../db/models';
+import type { CreditOwner } from './credits';
 import type { TenantMode } from './tenant-invoice-types';
 
 /** The Partner API's owner: the partner and the SME its connection secret resolved. */
@@ -67,9 +68,17 @@ export function numberScope(owner: Owner | OwnerRef): string {
   return ref.kind === 'partner' ? `sme:${ref.smeId}` : `tenant:${ref.tenantId}:${ref.mode}`;
 }
 
-/** The period an invoice number is unique in: the issue year (Partner API), or one period, 0 (Tenant API). */
+/** A tenant's one number period: its numbers are unique per mode, whatever the year. */
+const TENANT_PERIOD = 0;
+
+/** The period an invoice number is unique in: the issue year (Partner API), or the one period (Tenant API). */
 export function numberPeriod(owner: Owner | OwnerRef, issueDate: string): number {
-  return refOf(owner).kind === 'partner' ? Number(issueDate.slice(0, 4)) : 0;
+  return refOf(owner).kind === 'partner' ? Number(issueDate.slice(0, 4)) : TENANT_PERIOD;
+}
+
+/** Every number of a tenant in one mode (one period): the unique index's prefix, to look numbers up by. */
+export function tenantNumbers(owner: TenantOwner | Extract<OwnerRef, { kind: 'tenant' }>): { numberScope: string; numberPeriod: number } {
+  return { numberScope: numberScope(owner), numberPeriod: TENANT_PERIOD };
 }
 
 /** The filter of the unique number index: the invoice holding `number` in the owner's scope and period. */
@@ -105,16 +114,18 @@ export function webhookTarget(owner: Owner | OwnerRef): { kind: Surface; id: str
   return ref.kind === 'partner' ? { kind: 'partner', id: ref.partnerId } : { kind: 'tenant', id: ref.tenantId };
 }
 
-/** Whose delivery credits an invoice spends (src/domain/credits.ts CreditOwner): its SME's, or its tenant's. */
-export function creditOwnerOf(owner: Owner | OwnerRef): { kind: 'sme' | 'tenant'; id: string } {
+/**
+ * The document that holds the owner's delivery credits (src/domain/credits.ts CreditOwner), retention years and
+ * legal hold: the SME connection, or the tenant (all its modes).
+ */
+export function ownerAccount(owner: Owner | OwnerRef): CreditOwner {
   const ref = refOf(owner);
   return ref.kind === 'partner' ? { kind: 'sme', id: ref.smeId } : { kind: 'tenant', id: ref.tenantId };
 }
 
-/** The key of the owner's records policy (retention years, legal hold): the SME's, or the tenant's in every mode. */
-export function policyKey(owner: Owner | OwnerRef): string {
-  const ref = refOf(owner);
-  return ref.kind === 'partner' ? `sme:${ref.smeId}` : `tenant:${ref.tenantId}`;
+/** The number scope whose invoices spend an account's credits: the SME's, or its tenant's live mode (the only one that spends). */
+export function spendingScope(account: CreditOwner): string {
+  return account.kind === 'sme' ? numberScope({ kind: 'partner', partnerId: '', smeId: account.id }) : numberScope({ kind: 'tenant', tenantId: account.id, mode: 'live' });
 }
 
 /** The owner's ids as a stored row and the Web UI show them: partnerId, smeId and tenantId (null when not one). */

@@ -2,7 +2,7 @@
 // number uniqueness, and the automatic start of the pipeline.
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
-import { Invoice, InvoiceDocument, Partner, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
+import { Invoice, InvoiceDocument, Partner, type PartnerDoc } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { insertEach } from '../db/insert-each';
 import type { InvoiceCreateBody } from '../domain/invoice-types';
@@ -11,18 +11,13 @@ import { preSubmitCheck, type HeldResult } from '../domain/pre-submit';
 import { checkIssueDate, issueYearOf, reservedTrnOutcome, trnMismatch, trnMismatchError, warningsField, withSmeRegistration, type SmeRegistration, type SubmissionWarning } from '../domain/submission-rules';
 import { TEST_TRN_ACCEPT, TEST_TRN_REJECT } from '../domain/trn';
 import { ServiceError, serviceErrors } from '../domain/errors';
+import { numberKey, ownerFields, type PartnerOwner } from '../domain/owner';
 import { logger } from '../logger';
 import { renderInvoice } from '../pint-ae/render';
 import { recordHeldInvoice, startInvoiceWorkflow } from '../temporal/client';
 import type { InvoiceDisplay } from '../temporal/invoice-display';
 import { demoteToDraft } from './invoice-status-writer';
 import { bodyDisplay } from './invoice-workflow-display';
-
-/** Who submits: the partner and the SME its connection secret resolved. */
-export interface InvoiceOwner {
-  partner: PartnerDoc;
-  sme: SmeConnectionDoc;
-}
 
 /** DESIGN: live mode without PROVIDER_LIVE_URL refuses submissions rather than queueing them blindly. */
 export function assertDeliveryConfigured(partner: PartnerDoc): void {
@@ -46,7 +41,7 @@ export interface PreparedInvoice {
   held: HeldResult | null;
   rendered: { xml: string; documentUuid: string } | null;
   body: InvoiceCreateBody;
-  owner: InvoiceOwner;
+  owner: PartnerOwner;
   /** Set when the insert met this request's own invoice from an earlier, crashed attempt (same origin key). */
   adopted?: { status: string };
   /** What the answer tells besides its status (late_issuance). */
@@ -66,7 +61,7 @@ export interface CreateOptions {
  * invoice_number_duplicate; returns InvoiceQueued with status queued, held, draft (the automatic start failed)
  * or delivered (the reserved test TRN).
  */
-export async function createInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opts: CreateOptions = {}): Promise<InvoiceQueued> {
+export async function createInvoice(owner: PartnerOwner, body: InvoiceCreateBody, opts: CreateOptions = {}): Promise<InvoiceQueued> {
   const prepared = prepareInvoice(owner, body, opts);
   try {
     await Invoice.create(prepared.doc);
@@ -102,8 +97,7 @@ export async function insertInvoices(prepared: PreparedInvoice[]): Promise<(Serv
  */
 async function duplicateOrOwn(p: PreparedInvoice): Promise<ServiceError | null> {
   const origin = p.doc.originKey as string | null;
-  const year = issueYearOf(p.body.issueDate);
-  const existing = await Invoice.findOne({ smeId: p.owner.sme._id, issueYear: year, number: p.body.number }, { _id: 1, status: 1, originKey: 1 }).lean();
+  const existing = await Invoice.findOne(numberKey(p.owner, p.body.number, p.body.issueDate), { _id: 1, status: 1, originKey: 1 }).lean();
   if (!origin || !existing || existing.originKey !== origin) return duplicateNumber(p.owner, p.body, existing);
   p.doc._id = p.created._id = existing._id;
   p.adopted = { status: existing.status };
@@ -115,7 +109,7 @@ async function duplicateOrOwn(p: PreparedInvoice): Promise<ServiceError | null> 
  * The checks that need the caller and the document to insert; no I/O. Throws 403 trn_mismatch and
  * test_trn_reject, and 400 issue_date_out_of_range (submission-rules checkIssueDate).
  */
-export function prepareInvoice(owner: InvoiceOwner, sent: InvoiceCreateBody, opts: CreateOptions = {}): PreparedInvoice {
+export function prepareInvoice(owner: PartnerOwner, sent: InvoiceCreateBody, opts: CreateOptions = {}): PreparedInvoice {
   const { partner, sme } = owner;
   // What the body leaves out of the SME's own party comes from its registration (sme:connect); stored as filled.
   const body = withSmeRegistration(sent, sme as SmeRegistration);
@@ -134,11 +128,9 @@ export function prepareInvoice(owner: InvoiceOwner, sent: InvoiceCreateBody, opt
   const invoiceId = randomUUID();
   const base = {
     _id: invoiceId,
-    partnerId: partner._id,
-    smeId: sme._id,
+    ...ownerFields(owner),
     mode,
-    number: body.number,
-    issueYear: issueYearOf(body.issueDate),
+    ...numberKey(owner, body.number, body.issueDate),
     issueDate: body.issueDate,
     sellerTrn: body.seller?.trn ?? body.trn,
     body,
@@ -197,7 +189,7 @@ export function ownerDisplay(p: Pick<PreparedInvoice, 'body' | 'owner'>): Invoic
   return { ...bodyDisplay(p.body), partnerName: p.owner.partner.erpName, smeName: p.owner.sme.legalName };
 }
 
-function duplicateNumber(owner: InvoiceOwner, body: InvoiceCreateBody, existing: { _id: string; status: string } | null): ServiceError {
+function duplicateNumber(owner: PartnerOwner, body: InvoiceCreateBody, existing: { _id: string; status: string } | null): ServiceError {
   const year = issueYearOf(body.issueDate);
   return serviceErrors.conflict(
     'invoice_number_duplicate',

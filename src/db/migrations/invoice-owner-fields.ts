@@ -5,13 +5,13 @@
 //
 // Idempotent (a migrated document is not selected again) and batched. FerretDB 1.x has no aggregation-pipeline
 // updates, so each batch is read and written back as one bulkWrite of $set/$unset.
-import type { Collection, Document } from 'mongodb';
+import type { mongo } from 'mongoose';
 import { numberKey, storedOwnerOf } from '../../domain/owner';
 
 const BATCH = 500;
 
 /** Indexes of the old shape: they name smeId or issueYear. The old unique one would refuse migrated tenant invoices. */
-const isOldInvoiceIndex = (key: Document): boolean => 'issueYear' in key || 'smeId' in key;
+const isOldInvoiceIndex = (key: mongo.Document): boolean => 'issueYear' in key || 'smeId' in key;
 
 export interface OwnerFieldsMigration {
   invoices: number;
@@ -19,16 +19,16 @@ export interface OwnerFieldsMigration {
   droppedIndexes: string[];
 }
 
-export async function migrateOwnerFields(invoices: Collection, deliveries: Collection): Promise<OwnerFieldsMigration> {
+export async function migrateOwnerFields(invoices: mongo.Collection, deliveries: mongo.Collection): Promise<OwnerFieldsMigration> {
   const droppedIndexes = await dropOldIndexes(invoices);
   return { invoices: await migrateInvoices(invoices), deliveries: await migrateDeliveries(deliveries), droppedIndexes };
 }
 
-async function dropOldIndexes(invoices: Collection): Promise<string[]> {
+async function dropOldIndexes(invoices: mongo.Collection): Promise<string[]> {
   const existing = await invoices.listIndexes().toArray().catch((err: { code?: number }) => (err.code === 26 ? [] : Promise.reject(err))); // 26: no collection yet
   const dropped: string[] = [];
   for (const ix of existing) {
-    if (!isOldInvoiceIndex(ix.key as Document)) continue;
+    if (!isOldInvoiceIndex(ix.key as mongo.Document)) continue;
     await invoices.dropIndex(ix.name as string).catch((err: { code?: number }) => {
       if (err.code !== 27) throw err; // IndexNotFound: another process starting at the same time dropped it
     });
@@ -38,7 +38,7 @@ async function dropOldIndexes(invoices: Collection): Promise<string[]> {
 }
 
 /** Pure: the $set and $unset that bring one old-shape invoice to the new shape. */
-export function invoiceUpdate(doc: Document): { $set: Document; $unset: Document } {
+export function invoiceUpdate(doc: mongo.Document): { $set: mongo.Document; $unset: mongo.Document } {
   const owner = storedOwnerOf({ partnerId: doc.partnerId, smeId: doc.smeId, tenantId: doc.tenantId, mode: doc.mode });
   const { numberScope, numberPeriod } = numberKey(owner, String(doc.number), String(doc.issueDate ?? ''));
   // An old partner invoice's issueYear is the year of its issueDate; kept as stored should the two ever differ.
@@ -46,7 +46,7 @@ export function invoiceUpdate(doc: Document): { $set: Document; $unset: Document
   return { $set: { numberScope, numberPeriod: period, ...(owner.kind === 'tenant' ? { smeId: null } : {}) }, $unset: { issueYear: '' } };
 }
 
-async function migrateInvoices(invoices: Collection): Promise<number> {
+async function migrateInvoices(invoices: mongo.Collection): Promise<number> {
   let migrated = 0;
   for (;;) {
     const batch = await invoices
@@ -64,7 +64,7 @@ async function migrateInvoices(invoices: Collection): Promise<number> {
 }
 
 /** Tenant status update rows copied the invoice's smeId (the tenant's number scope): an SME they never named. */
-async function migrateDeliveries(deliveries: Collection): Promise<number> {
+async function migrateDeliveries(deliveries: mongo.Collection): Promise<number> {
   let migrated = 0;
   for (;;) {
     const batch = await deliveries.find({ tenantId: { $ne: null }, smeId: { $ne: null } }, { projection: { _id: 1 } }).limit(BATCH).toArray();
