@@ -61,7 +61,8 @@ export function newDeliveryOf(): { deliveryId: string; partnerId?: string; tenan
   const attributes = workflowInfo().typedSearchAttributes;
   const partnerId = attributes.get(PartnerIdKey);
   const tenantId = attributes.get(TenantIdKey);
-  return { deliveryId: uuid4(), ...(partnerId ? { partnerId } : tenantId ? { tenantId } : {}) };
+  // (a run has one of the two: its invoice's party)
+  return { deliveryId: uuid4(), ...(partnerId && { partnerId }), ...(tenantId && { tenantId }) };
 }
 
 /** Starts the delivery workflow of a created row as an abandoned child, waiting only for it to start. */

@@ -108,8 +108,11 @@ export function ownerLabel(owner: Owner | OwnerRef): string {
   return ref.kind === 'partner' ? `partner:${ref.partnerId} sme:${ref.smeId}` : numberScope(ref);
 }
 
-/** Who receives the owner's status events: the partner's webhook, or the tenant's status URL (SPEC 6.2). */
-export function webhookTarget(owner: Owner | OwnerRef): { kind: Surface; id: string } {
+/**
+ * The owner's party: the partner (its webhook receives the status events; the PartnerId search attribute) or the
+ * tenant (its status URL, SPEC 6.2; TenantId).
+ */
+export function partyOf(owner: Owner | OwnerRef): { kind: Surface; id: string } {
   const ref = refOf(owner);
   return ref.kind === 'partner' ? { kind: 'partner', id: ref.partnerId } : { kind: 'tenant', id: ref.tenantId };
 }
