@@ -8,6 +8,7 @@
 import type { mongo } from 'mongoose';
 import { numberKey, storedOwnerOf } from '../../domain/owner';
 
+/** Documents read and written back per round trip. */
 const BATCH = 500;
 
 /** Indexes of the old shape: they name smeId or issueYear. The old unique one would refuse migrated tenant invoices. */
@@ -19,9 +20,11 @@ export interface OwnerFieldsMigration {
   droppedIndexes: string[];
 }
 
-export async function migrateOwnerFields(invoices: mongo.Collection, deliveries: mongo.Collection): Promise<OwnerFieldsMigration> {
+/** The old indexes first (the old unique key would refuse migrated tenant invoices), then the documents. */
+export async function migrateOwnerFields(invoices: mongo.Collection, deliveries: mongo.Collection, opts: { batch?: number } = {}): Promise<OwnerFieldsMigration> {
+  const batch = opts.batch ?? BATCH;
   const droppedIndexes = await dropOldIndexes(invoices);
-  return { invoices: await migrateInvoices(invoices), deliveries: await migrateDeliveries(deliveries), droppedIndexes };
+  return { invoices: await migrateInvoices(invoices, batch), deliveries: await migrateDeliveries(deliveries, batch), droppedIndexes };
 }
 
 async function dropOldIndexes(invoices: mongo.Collection): Promise<string[]> {
@@ -46,12 +49,12 @@ export function invoiceUpdate(doc: mongo.Document): { $set: mongo.Document; $uns
   return { $set: { numberScope, numberPeriod: period, ...(owner.kind === 'tenant' ? { smeId: null } : {}) }, $unset: { issueYear: '' } };
 }
 
-async function migrateInvoices(invoices: mongo.Collection): Promise<number> {
+async function migrateInvoices(invoices: mongo.Collection, size: number): Promise<number> {
   let migrated = 0;
   for (;;) {
     const batch = await invoices
       .find({ numberScope: { $exists: false } }, { projection: { partnerId: 1, smeId: 1, tenantId: 1, mode: 1, number: 1, issueDate: 1, issueYear: 1 } })
-      .limit(BATCH)
+      .limit(size)
       .toArray();
     if (!batch.length) return migrated;
     const res = await invoices.bulkWrite(
@@ -64,10 +67,10 @@ async function migrateInvoices(invoices: mongo.Collection): Promise<number> {
 }
 
 /** Tenant status update rows copied the invoice's smeId (the tenant's number scope): an SME they never named. */
-async function migrateDeliveries(deliveries: mongo.Collection): Promise<number> {
+async function migrateDeliveries(deliveries: mongo.Collection, size: number): Promise<number> {
   let migrated = 0;
   for (;;) {
-    const batch = await deliveries.find({ tenantId: { $ne: null }, smeId: { $ne: null } }, { projection: { _id: 1 } }).limit(BATCH).toArray();
+    const batch = await deliveries.find({ tenantId: { $ne: null }, smeId: { $ne: null } }, { projection: { _id: 1 } }).limit(size).toArray();
     if (!batch.length) return migrated;
     const res = await deliveries.bulkWrite(
       batch.map((doc) => ({ updateOne: { filter: { _id: doc._id, tenantId: { $ne: null } }, update: { $set: { smeId: null } } } })),
