@@ -65,14 +65,18 @@ export const surfaceOf = (owner: Owner | OwnerRef): Surface => refOf(owner).kind
  */
 export function numberScope(owner: Owner | OwnerRef): string {
   const ref = refOf(owner);
-  return ref.kind === 'partner' ? `sme:${ref.smeId}` : `tenant:${ref.tenantId}:${ref.mode}`;
+  return ref.kind === 'partner' ? smeScope(ref.smeId) : tenantScope(ref.tenantId, ref.mode);
 }
+
+const smeScope = (smeId: string) => `sme:${smeId}`;
+const tenantScope = (tenantId: string, mode: string) => `tenant:${tenantId}:${mode}`;
 
 /** A tenant's one number period: its numbers are unique per mode, whatever the year. */
 const TENANT_PERIOD = 0;
 
 /** The period an invoice number is unique in: the issue year (Partner API), or the one period (Tenant API). */
 export function numberPeriod(owner: Owner | OwnerRef, issueDate: string): number {
+  // (the year as submission-rules issueYearOf reads it; not imported: the workflow bundle loads this module)
   return refOf(owner).kind === 'partner' ? Number(issueDate.slice(0, 4)) : TENANT_PERIOD;
 }
 
@@ -128,7 +132,7 @@ export function ownerAccount(owner: Owner | OwnerRef): CreditOwner {
 
 /** The number scope whose invoices spend an account's credits: the SME's, or its tenant's live mode (the only one that spends). */
 export function spendingScope(account: CreditOwner): string {
-  return account.kind === 'sme' ? numberScope({ kind: 'partner', partnerId: '', smeId: account.id }) : numberScope({ kind: 'tenant', tenantId: account.id, mode: 'live' });
+  return account.kind === 'sme' ? smeScope(account.id) : tenantScope(account.id, 'live');
 }
 
 /** The owner's ids as a stored row and the Web UI show them: partnerId, smeId and tenantId (null when not one). */
