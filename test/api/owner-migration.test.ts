@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { Invoice, WebhookDelivery } from '../../src/db/models';
 import { migrateOwnerFields } from '../../src/db/migrations/invoice-owner-fields';
+import { einvoice } from '../helpers/cli';
 import { call } from '../helpers/http';
 import { getInvoice, invoiceBody, postInvoice } from '../helpers/invoices';
 import { newPartner } from '../helpers/partners';
@@ -112,5 +113,17 @@ describe('stored documents of the old owner shape (issue 36 migration)', () => {
       await invoices.drop().catch(() => {});
       await deliveries.drop().catch(() => {});
     }
+  });
+
+  it('`einvoice ops migrate` runs the migrations again: an old-shape invoice written since is migrated, JSON per migration', async () => {
+    const p = await newPartner();
+    const posted = await postInvoice(p, invoiceBody(p));
+    const id = posted.body.invoiceId as string;
+    await Invoice.collection.updateOne({ _id: id } as never, { $set: { issueYear: 2025 }, $unset: { numberScope: '', numberPeriod: '' } });
+    const run = await einvoice('ops', 'migrate');
+    expect(run.code, run.stderr).to.equal(0);
+    expect(JSON.parse(run.stdout)['owner-fields'].invoices).to.be.at.least(1);
+    expect(await Invoice.collection.findOne({ _id: id } as never)).to.include({ numberScope: `sme:${p.sme.smeId}`, numberPeriod: 2025 });
+    expect((await einvoice('ops', 'migrate', 'extra')).code, 'no arguments').to.equal(2);
   });
 });

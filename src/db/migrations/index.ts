@@ -12,6 +12,15 @@ const MIGRATIONS: Migration[] = [
   { id: 'owner-fields', run: async (db) => ({ ...(await migrateOwnerFields(db.collection('invoices'), db.collection('webhook_deliveries'))) }) },
 ];
 
+/** `einvoice ops migrate`: every migration again, recorded or not (each is idempotent); what each changed. */
+export async function rerunMigrations(): Promise<Record<string, Record<string, unknown>>> {
+  const db = mongoose.connection.db;
+  if (!db) throw new Error('rerunMigrations before the connection is open');
+  const results: Record<string, Record<string, unknown>> = {};
+  for (const m of MIGRATIONS) results[m.id] = await m.run(db);
+  return results;
+}
+
 export async function migrateStore(): Promise<void> {
   const db = mongoose.connection.db;
   if (!db) throw new Error('migrateStore before the connection is open');
