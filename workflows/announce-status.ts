@@ -52,5 +52,6 @@ function newDeliveryOf(): { deliveryId: string; partnerId?: string; tenantId?: s
   const attributes = workflowInfo().typedSearchAttributes;
   const partnerId = attributes.get(PartnerIdKey);
   const tenantId = attributes.get(TenantIdKey);
-  return { deliveryId: uuid4(), ...(partnerId ? { partnerId } : tenantId ? { tenantId } : {}) };
+  // (a run has one of the two: its invoice's party)
+  return { deliveryId: uuid4(), ...(partnerId && { partnerId }), ...(tenantId && { tenantId }) };
 }

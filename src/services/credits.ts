@@ -7,6 +7,7 @@ import { Invoice, SmeConnection, Tenant, CreditLedgerEntry, type CreditLedgerEnt
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { spendEntryId, topUpAmountProblem, type CreditEntryKind, type CreditOwner } from '../domain/credits';
 import { ServiceError, serviceErrors } from '../domain/errors';
+import { ownerAccount, storedOwnerOf } from '../domain/owner';
 import { releaseBlockedInvoices } from './credit-release';
 
 export type { CreditOwner };
@@ -109,13 +110,13 @@ async function existingClaim(_id: string): Promise<SpendOutcome> {
  * (DESIGN); test and sandbox modes are free. ServiceError `invoice_not_found` when it was deleted.
  */
 export async function spendForDelivery({ invoiceId }: { invoiceId: string }): Promise<'free' | SpendOutcome> {
-  const inv = await Invoice.findById(invoiceId, { mode: 1, smeId: 1, tenantId: 1, run: 1, creditChargedRun: 1 }).lean();
+  const inv = await Invoice.findById(invoiceId, { mode: 1, partnerId: 1, smeId: 1, tenantId: 1, run: 1, creditChargedRun: 1 }).lean();
   if (!inv) throw new ServiceError(404, 'invoice_not_found', 'Not found', `invoice ${invoiceId} not found (deleted?)`);
   if (inv.mode !== 'live') return 'free';
   const run = inv.run ?? 1;
   // Runs charged before the ledger existed were marked on the invoice instead.
   if (inv.creditChargedRun === run) return 'already_spent';
-  return spend(inv.tenantId ? { kind: 'tenant', id: inv.tenantId } : { kind: 'sme', id: inv.smeId }, { invoiceId, run });
+  return spend(ownerAccount(storedOwnerOf(inv)), { invoiceId, run });
 }
 
 export interface CreditEntryView {

@@ -6,7 +6,7 @@ import { serviceErrors, type ServiceError } from '../domain/errors';
 /** Where one number may be used once, as the store keys it, and how the refusal says so. */
 export interface NumberUniqueness {
   /** The unique index's fields besides the number. */
-  where: { smeId: string; issueYear: number };
+  where: { numberScope: string; numberPeriod: number };
   /** Who already uses it, e.g. "this SME in 2025". */
   usedBy: string;
   /** The rule, e.g. "per SME per year." */

@@ -3,6 +3,7 @@
 // src/temporal/client.ts, which reads nothing itself.
 import { Partner, SmeConnection, Tenant } from '../db/models';
 import type { InvoiceCreateBody } from '../domain/invoice-types';
+import { storedOwnerOf, type OwnerRef, type StoredOwner, type Surface } from '../domain/owner';
 import { computeTotals } from '../domain/totals';
 import type { InvoiceDisplay } from '../temporal/invoice-display';
 
@@ -41,11 +42,21 @@ export const BODY_DISPLAY_FIELDS = { 'body.buyer.name': 1, 'body.lines': 1, 'bod
  * The whole display of a stored invoice, for starters that have neither the caller nor the body at hand (ops):
  * the partner's and SME's names (Partner API) or the tenant's (Tenant API). Missing pieces are left out.
  */
-export async function loadInvoiceDisplay(inv: { partnerId?: string | null; smeId?: string | null; tenantId?: string | null; body?: unknown }): Promise<InvoiceDisplay> {
-  if (inv.tenantId) return invoiceDisplay(inv.body, tenantNames(await Tenant.findById(inv.tenantId, { legalName: 1 }).lean()));
-  const [partner, sme] = await Promise.all([
-    inv.partnerId ? Partner.findById(inv.partnerId, { erpName: 1 }).lean() : null,
-    inv.smeId ? SmeConnection.findById(inv.smeId, { legalName: 1 }).lean() : null,
-  ]);
-  return invoiceDisplay(inv.body, partnerNames(partner, sme));
+export async function loadInvoiceDisplay(inv: StoredOwner & { body?: unknown }): Promise<InvoiceDisplay> {
+  const owner = storedOwnerOf(inv);
+  return invoiceDisplay(inv.body, await OWNER_NAMES[owner.kind](owner as never));
 }
+
+type RefOf<K extends Surface> = Extract<OwnerRef, { kind: K }>;
+
+/** The owner's names, read: the partner's and SME's, or the tenant's. */
+const OWNER_NAMES: { [K in Surface]: (owner: RefOf<K>) => Promise<OwnerNames> } = {
+  partner: async ({ partnerId, smeId }) => {
+    const [partner, sme] = await Promise.all([
+      partnerId ? Partner.findById(partnerId, { erpName: 1 }).lean() : null,
+      smeId ? SmeConnection.findById(smeId, { legalName: 1 }).lean() : null,
+    ]);
+    return partnerNames(partner, sme);
+  },
+  tenant: async ({ tenantId }) => tenantNames(await Tenant.findById(tenantId, { legalName: 1 }).lean()),
+};

@@ -1,7 +1,7 @@
 // Creating Partner API invoices (SPEC 3.1 first rows): checks that need the caller, the insert that enforces
 // number uniqueness, and the automatic start of the pipeline.
 import { randomUUID } from 'node:crypto';
-import { Invoice, InvoiceDocument, Partner, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
+import { Invoice, InvoiceDocument, Partner, type PartnerDoc } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { insertEach } from '../db/insert-each';
 import type { InvoiceCreateBody } from '../domain/invoice-types';
@@ -10,18 +10,13 @@ import { preSubmitCheck, type HeldResult } from '../domain/pre-submit';
 import { checkIssueDate, issueYearOf, reservedTrnOutcome, trnMismatch, trnMismatchError, warningsField, withSmeRegistration, type SmeRegistration, type SubmissionWarning } from '../domain/submission-rules';
 import { TEST_TRN_ACCEPT, TEST_TRN_REJECT } from '../domain/trn';
 import { ServiceError, serviceErrors } from '../domain/errors';
+import { numberKey, numberPeriod, numberScope, ownerFields, type PartnerOwner } from '../domain/owner';
 import { logger } from '../logger';
 import { renderInvoice } from '../pint-ae/render';
 import { recordHeldInvoice, startInvoiceWorkflow } from '../temporal/client';
 import { enterPipeline } from './enter-pipeline';
 import { duplicateNumber, findNumberHolder, type NumberUniqueness } from './duplicate-number';
 import { invoiceDisplay, partnerNames } from './invoice-workflow-display';
-
-/** Who submits: the partner and the SME its connection secret resolved. */
-export interface InvoiceOwner {
-  partner: PartnerDoc;
-  sme: SmeConnectionDoc;
-}
 
 /** whoami's lastTestAt: when this partner last submitted in test mode (to the minute: one write a minute at most). */
 export async function noteTestSubmission(partner: PartnerDoc, now = new Date()): Promise<void> {
@@ -38,7 +33,7 @@ export interface PreparedInvoice {
   held: HeldResult | null;
   rendered: { xml: string; documentUuid: string } | null;
   body: InvoiceCreateBody;
-  owner: InvoiceOwner;
+  owner: PartnerOwner;
   /** Set when the insert met this request's own invoice from an earlier, crashed attempt (same origin key). */
   adopted?: { status: string };
   /** What the answer tells besides its status (late_issuance). */
@@ -58,7 +53,7 @@ export interface CreateOptions {
  * invoice_number_duplicate; returns InvoiceQueued with status queued, held, draft (the automatic start failed)
  * or delivered (the reserved test TRN).
  */
-export async function createInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opts: CreateOptions = {}): Promise<InvoiceQueued> {
+export async function createInvoice(owner: PartnerOwner, body: InvoiceCreateBody, opts: CreateOptions = {}): Promise<InvoiceQueued> {
   const prepared = prepareInvoice(owner, body, opts);
   try {
     await Invoice.create(prepared.doc);
@@ -107,7 +102,7 @@ async function duplicateOrOwn(p: PreparedInvoice): Promise<ServiceError | null> 
  * The checks that need the caller and the document to insert; no I/O. Throws 403 trn_mismatch and
  * test_trn_reject, and 400 issue_date_out_of_range (submission-rules checkIssueDate).
  */
-export function prepareInvoice(owner: InvoiceOwner, sent: InvoiceCreateBody, opts: CreateOptions = {}): PreparedInvoice {
+export function prepareInvoice(owner: PartnerOwner, sent: InvoiceCreateBody, opts: CreateOptions = {}): PreparedInvoice {
   const { partner, sme } = owner;
   // What the body leaves out of the SME's own party comes from its registration (sme:connect); stored as filled.
   const body = withSmeRegistration(sent, sme as SmeRegistration);
@@ -126,11 +121,9 @@ export function prepareInvoice(owner: InvoiceOwner, sent: InvoiceCreateBody, opt
   const invoiceId = randomUUID();
   const base = {
     _id: invoiceId,
-    partnerId: partner._id,
-    smeId: sme._id,
+    ...ownerFields(owner),
     mode,
-    number: body.number,
-    issueYear: issueYearOf(body.issueDate),
+    ...numberKey(owner, body.number, body.issueDate),
     issueDate: body.issueDate,
     sellerTrn: body.seller?.trn ?? body.trn,
     body,
@@ -180,9 +173,9 @@ async function launched(p: PreparedInvoice): Promise<InvoiceQueued> {
 }
 
 /** Partner API numbers are unique per SME and issue year. */
-function smeNumbers(owner: InvoiceOwner, issueDate: string): NumberUniqueness {
+function smeNumbers(owner: PartnerOwner, issueDate: string): NumberUniqueness {
   const year = issueYearOf(issueDate);
-  return { where: { smeId: owner.sme._id, issueYear: year }, usedBy: `this SME in ${year}`, rule: 'per SME per year. A held invoice can be DELETEd and its number reused.', meta: { issueYear: year } };
+  return { where: { numberScope: numberScope(owner), numberPeriod: numberPeriod(owner, issueDate) }, usedBy: `this SME in ${year}`, rule: 'per SME per year. A held invoice can be DELETEd and its number reused.', meta: { issueYear: year } };
 }
 
 /** The reserved test TRN skips the pipeline; the document is still rendered when the body allows, for the document endpoint. */

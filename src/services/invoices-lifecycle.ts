@@ -10,9 +10,9 @@ import { logger } from '../logger';
 import { advanceInvoiceStatus, isStatusChangeError } from './invoice-status-writer';
 import { enterPipeline } from './enter-pipeline';
 import { budgetHeaders, consumeBudget } from './rate-budget';
-import type { InvoiceOwner } from './invoices-create';
+import { ownerFilter, ownerLabel, type Owner, type OwnerRef, type PartnerOwner } from '../domain/owner';
 import { assertProviderConfigured } from './provider-configured';
-import { findOwnedInvoice, type InvoiceScope } from './invoices-query';
+import { findOwnedInvoice } from './invoices-query';
 import { terminateInvoiceWorkflow, type WorkflowInvoice } from '../temporal/client';
 import { BODY_DISPLAY_FIELDS, invoiceDisplay, partnerNames, type OwnerNames } from './invoice-workflow-display';
 
@@ -30,8 +30,8 @@ const invalidTransition = (action: string, status: string, allowed: readonly str
  * archive in deleted_invoices and its evidence-chain entry) is written before the removal, so a crash between
  * loses nothing; the removal frees the number (a held invoice's, SPEC 3.1).
  */
-export async function deleteInvoice(scope: InvoiceScope, invoiceId: string, by = deleterOf(scope)): Promise<void> {
-  const inv = await findOwnedInvoice<DeletedInvoice>(scope, invoiceId, {});
+export async function deleteInvoice(owner: Owner | OwnerRef, invoiceId: string, by = ownerLabel(owner)): Promise<void> {
+  const inv = await findOwnedInvoice<DeletedInvoice>(owner, invoiceId, {});
   const refuse = (status: string) => invalidTransition('delete', status, DELETABLE, 'A delivered invoice is reversed with a credit note.');
   // Handed over first: a delivered or acknowledged invoice is refused for that reason (issue 34), not its status.
   const runs = await handedOverRuns(inv._id);
@@ -46,7 +46,7 @@ export async function deleteInvoice(scope: InvoiceScope, invoiceId: string, by =
   await Invoice.db.collection('deleted_invoices').replaceOne({ _id: inv._id } as never, archive, { upsert: true });
   await chainDeletion({ trn: inv.sellerTrn, invoiceId: inv._id, number: inv.number, by, bodySha256: sha256Hex(canonicalJson(inv.body)), status: inv.status });
   // Conditional on the status, so a workflow that moves the invoice on meanwhile wins and the DELETE is refused.
-  const removed = await Invoice.findOneAndDelete({ _id: inv._id, partnerId: scope.partnerId, smeId: scope.smeId, status: { $in: DELETABLE } }).lean();
+  const removed = await Invoice.findOneAndDelete({ _id: inv._id, ...ownerFilter(owner), status: { $in: DELETABLE } }).lean();
   if (!removed) {
     const now = await Invoice.findById(inv._id, { status: 1 }).lean();
     if (!now) return; // a concurrent DELETE removed it
@@ -68,12 +68,7 @@ export async function deleteInvoice(scope: InvoiceScope, invoiceId: string, by =
   );
 }
 
-type DeletedInvoice = { _id: string; status: string; number: string; sellerTrn: string; body: unknown; smeId: string; partnerId?: string | null; tenantId?: string | null; legalHold?: boolean | null };
-
-/** Who deleted, as the deletion record names them: the API caller's scope. */
-function deleterOf(scope: InvoiceScope): string {
-  return scope.partnerId ? `partner:${scope.partnerId} sme:${scope.smeId}` : scope.smeId;
-}
+type DeletedInvoice = { _id: string; status: string; number: string; sellerTrn: string; body: unknown; smeId?: string | null; partnerId?: string | null; tenantId?: string | null; legalHold?: boolean | null };
 
 /** The runs whose document went to the ASP (an evidence record is opened before the document leaves). */
 async function handedOverRuns(invoiceId: string): Promise<number[]> {
@@ -99,9 +94,8 @@ async function markDeletionAborted(invoiceId: string): Promise<void> {
  * rejected / blocked_no_credit / draft -> queued, then the workflow is told (or started). At most 3 per hour
  * per invoice: refused attempts (wrong state) do not count, since nothing was retried.
  */
-export async function retryInvoice(owner: InvoiceOwner, invoiceId: string): Promise<InvoiceQueued> {
-  const scope = { partnerId: owner.partner._id, smeId: owner.sme._id };
-  return retryOwnedInvoice(scope, invoiceId, {
+export async function retryInvoice(owner: PartnerOwner, invoiceId: string): Promise<InvoiceQueued> {
+  return retryOwnedInvoice(owner, invoiceId, {
     statuses: RETRYABLE,
     assertConfigured: () => assertProviderConfigured(owner.partner.mode),
     againHint: 'POST /v1/partner/invoices/{id}/retry again',
@@ -120,8 +114,8 @@ export interface RetryRules {
 }
 
 /** The retry of the caller's invoice (Partner and Tenant API): state rules, the hourly budget, then a new run. */
-export async function retryOwnedInvoice(scope: InvoiceScope, invoiceId: string, rules: RetryRules): Promise<InvoiceQueued> {
-  const inv = await findOwnedInvoice<WorkflowInvoice & { heldReason?: string | null; body?: unknown }>(scope, invoiceId, { number: 1, status: 1, sellerTrn: 1, mode: 1, partnerId: 1, tenantId: 1, heldReason: 1, ...BODY_DISPLAY_FIELDS });
+export async function retryOwnedInvoice(owner: Owner | OwnerRef, invoiceId: string, rules: RetryRules): Promise<InvoiceQueued> {
+  const inv = await findOwnedInvoice<WorkflowInvoice & { heldReason?: string | null; body?: unknown }>(owner, invoiceId, { number: 1, status: 1, sellerTrn: 1, mode: 1, partnerId: 1, tenantId: 1, heldReason: 1, ...BODY_DISPLAY_FIELDS });
   if (inv.heldReason) {
     throw serviceErrors.conflict('invoice_held', 'A held invoice cannot be retried: DELETE it and POST a corrected body (see heldErrors).', { status: 'held', heldReason: inv.heldReason });
   }

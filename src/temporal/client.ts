@@ -21,6 +21,7 @@ import {
   type InvoiceMode,
   type InvoiceWorkflowInput,
 } from './contract';
+import { ownerIds, storedOwnerOf, surfaceOf } from '../domain/owner';
 import { heldSummary, invoiceDetails, invoiceMemo, invoiceSummary, type InvoiceDisplay, type InvoiceDisplayFacts } from './invoice-display';
 
 let clientPromise: Promise<Client> | undefined;
@@ -78,10 +79,14 @@ function displayFacts(inv: WorkflowInvoice, mode: InvoiceMode): InvoiceDisplayFa
     number: inv.number,
     sellerTrn: inv.sellerTrn,
     mode,
-    surface: inv.tenantId ? 'tenant' : 'partner',
-    partnerId: inv.partnerId ?? null,
-    tenantId: inv.tenantId ?? null,
+    ...partyIds(inv),
   };
+}
+
+/** The owner's surface and party ids as the Web UI's facts name them. */
+function partyIds(inv: WorkflowInvoice): Pick<InvoiceDisplayFacts, 'surface' | 'partnerId' | 'tenantId'> {
+  const { surface, partnerId, tenantId } = ownerIds(storedOwnerOf(inv));
+  return { surface, partnerId, tenantId };
 }
 
 /** What the Web UI shows of an invoice's workflow from its start: summary, details and memo. */
@@ -101,7 +106,7 @@ export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reserve
     invoiceId: inv._id,
     mode,
     ackFallbackMs: cfg.aspAckFallbackMs,
-    ...(inv.tenantId ? { surface: 'tenant' as const } : {}),
+    ...(surfaceOf(storedOwnerOf(inv)) === 'tenant' ? { surface: 'tenant' as const } : {}),
     ...(opts.reservedDelivered ? { reservedDelivered: true } : {}),
   };
   const client = await temporalClient();

@@ -3,6 +3,7 @@
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { InvoiceStatus } from '../domain/invoice-status';
+import { partyOf, storedOwnerOf, type StoredOwner, type Surface } from '../domain/owner';
 
 export const INVOICE_WORKFLOW = 'invoiceWorkflow';
 export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';
@@ -44,15 +45,20 @@ export interface InvoiceWorkflowInput {
 /** How a run ended; failure terminals never end a run (they wait for `retry`, then continue as new). */
 export type InvoiceWorkflowResult = 'acknowledged' | 'delivered' | 'deleted';
 
-/** What the search attributes of an invoice's workflow say at its start. */
-export interface InvoiceFacts {
+/** What the search attributes of an invoice's workflow say at its start; its owner as stored (src/domain/owner.ts). */
+export interface InvoiceFacts extends StoredOwner {
   _id: string;
   number: string;
   sellerTrn: string;
-  /** The partner (Partner API) or the tenant (Tenant API): exactly one is set. */
-  partnerId?: string | null;
-  tenantId?: string | null;
   status: InvoiceStatus | string;
+}
+
+/** The search attribute naming the owner's party, which support filters on. */
+const PARTY_KEY = { partner: PartnerIdKey, tenant: TenantIdKey } as const;
+
+function partyAttribute(owner: StoredOwner): SearchAttributePair {
+  const party = partyOf(storedOwnerOf(owner));
+  return { key: PARTY_KEY[party.kind as Surface], value: party.id } as SearchAttributePair;
 }
 
 export function invoiceSearchAttributes(inv: InvoiceFacts, mode: InvoiceMode): SearchAttributePair[] {
@@ -61,7 +67,7 @@ export function invoiceSearchAttributes(inv: InvoiceFacts, mode: InvoiceMode): S
     { key: InvoiceNumberKey, value: inv.number },
     { key: SellerTrnKey, value: inv.sellerTrn },
     { key: ModeKey, value: mode },
-    inv.tenantId ? { key: TenantIdKey, value: inv.tenantId } : { key: PartnerIdKey, value: inv.partnerId ?? '' },
+    partyAttribute(inv),
   ];
 }
 
@@ -136,7 +142,7 @@ export function webhookDeliveryStart(d: DeliveryToStart) {
     memo: { invoiceId: d.invoiceId, eventStatus: d.eventStatus },
     // Support filters deliveries in the Web UI: WorkflowType = 'webhookDeliveryWorkflow' AND PartnerId = '...'
     typedSearchAttributes: [
-      d.tenantId ? { key: TenantIdKey, value: d.tenantId } : { key: PartnerIdKey, value: d.partnerId ?? '' },
+      partyAttribute(d),
       { key: ModeKey, value: d.mode },
     ] as SearchAttributePair[],
   };

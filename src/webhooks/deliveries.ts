@@ -3,6 +3,7 @@ import { STATUS_CHANGED_EVENT, lastEventOf, type EventStatus } from './event';
 import { TENANT_STATUS_UPDATE_EVENT, type TenantEventStatus } from './tenant-status-update';
 import { signingSecrets } from '../credentials/rotation';
 import { ServiceError } from '../domain/errors';
+import { ownerFields, storedOwnerOf, partyOf, type Surface } from '../domain/owner';
 
 // Persistence of webhook delivery rows. Every write is a single-document conditional update (FerretDB has no
 // transactions), idempotent when repeated, and forward-only: delivered and exhausted rows never change again.
@@ -66,9 +67,11 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
   }
   const event = input.event ?? lastEventOf(invoice);
   if (!event) throw webhookError('no_event', `invoice ${input.invoiceId} has not reached delivered or rejected, so it has no event to send`);
-  if (invoice.tenantId) {
-    if (invoice.tenantId !== input.tenantId) await requireStatusUrl(invoice.tenantId);
-  } else if (invoice.partnerId !== input.partnerId) await requireWebhookUrl(invoice.partnerId ?? '');
+  const owner = storedOwnerOf(invoice);
+  const target = partyOf(owner);
+  // (the URL of the party the caller named is checked above; the invoice's own, when it is another)
+  if (target.id !== { partner: input.partnerId, tenant: input.tenantId }[target.kind]) await REQUIRE_URL[target.kind](target.id);
+  const { partnerId, smeId, tenantId } = ownerFields(owner);
 
   const now = new Date();
   // insert-first, not an upsert: FerretDB 1.x drops null and [] values from $setOnInsert.
@@ -76,11 +79,11 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
     await WebhookDelivery.create({
       _id: input.deliveryId,
       invoiceId: invoice._id,
-      partnerId: invoice.partnerId ?? null,
-      tenantId: invoice.tenantId ?? null,
-      smeId: invoice.smeId,
+      partnerId,
+      tenantId,
+      smeId,
       mode: invoice.mode,
-      event: invoice.tenantId ? TENANT_STATUS_UPDATE_EVENT : STATUS_CHANGED_EVENT,
+      event: EVENT_OF[target.kind],
       eventStatus: event.status,
       eventReason: event.status === 'rejected' ? event.reason : null,
       trigger: input.trigger,
@@ -142,16 +145,27 @@ export async function beginAttempt(deliveryId: string, attempt: number): Promise
     eventStatus: row.eventStatus as EventStatus | TenantEventStatus,
     eventReason: row.eventReason ?? null,
   };
-  if (row.tenantId) {
-    const [tenant, invoice] = await Promise.all([
-      Tenant.findById(row.tenantId, { statusUrl: 1, webhookSecret: 1, previousWebhookSecret: 1, previousWebhookSecretValidUntil: 1 }).lean<TenantDoc>(),
-      Invoice.findById(row.invoiceId, { number: 1, ackRef: 1 }).lean<InvoiceDoc>(),
-    ]);
-    return { ...event, url: tenant?.statusUrl ?? null, secrets: signingSecrets(tenant?.webhookSecret ?? '', tenant?.previousWebhookSecret, tenant?.previousWebhookSecretValidUntil, new Date()), tenant: { invoiceNumber: invoice?.number ?? '', ackRef: invoice?.ackRef ?? null } };
-  }
-  const partner = await Partner.findById(row.partnerId).lean<PartnerDoc>();
-  return { ...event, url: partner?.webhookUrl ?? null, secrets: signingSecrets(partner?.webhookSecret ?? '', partner?.previousWebhookSecret, partner?.previousWebhookSecretValidUntil, new Date()) };
+  const target = partyOf(storedOwnerOf(row));
+  return { ...event, ...(await TARGET_OF[target.kind](target.id, row.invoiceId)) };
 }
+
+/** The event each party receives: the partner's invoice.status_changed, the tenant's status update (SPEC 6.2). */
+const EVENT_OF: Record<Surface, string> = { partner: STATUS_CHANGED_EVENT, tenant: TENANT_STATUS_UPDATE_EVENT };
+
+/** Where a party receives its events, and the secrets that sign them, read at send time. */
+const TARGET_OF: Record<Surface, (id: string, invoiceId: string) => Promise<Pick<AttemptTarget, 'url' | 'secrets' | 'tenant'>>> = {
+  partner: async (partnerId) => {
+    const partner = await Partner.findById(partnerId).lean<PartnerDoc>();
+    return { url: partner?.webhookUrl ?? null, secrets: signingSecrets(partner?.webhookSecret ?? '', partner?.previousWebhookSecret, partner?.previousWebhookSecretValidUntil, new Date()) };
+  },
+  tenant: async (tenantId, invoiceId) => {
+    const [tenant, invoice] = await Promise.all([
+      Tenant.findById(tenantId, { statusUrl: 1, webhookSecret: 1, previousWebhookSecret: 1, previousWebhookSecretValidUntil: 1 }).lean<TenantDoc>(),
+      Invoice.findById(invoiceId, { number: 1, ackRef: 1 }).lean<InvoiceDoc>(),
+    ]);
+    return { url: tenant?.statusUrl ?? null, secrets: signingSecrets(tenant?.webhookSecret ?? '', tenant?.previousWebhookSecret, tenant?.previousWebhookSecretValidUntil, new Date()), tenant: { invoiceNumber: invoice?.number ?? '', ackRef: invoice?.ackRef ?? null } };
+  },
+};
 
 export interface AttemptOutcome {
   attempt: number;
@@ -194,6 +208,9 @@ export async function recordAttempt(deliveryId: string, o: AttemptOutcome): Prom
 export function deliveriesOf(invoiceId: string): Promise<WebhookDeliveryDoc[]> {
   return WebhookDelivery.find({ invoiceId }).sort({ createdAt: -1, _id: -1 }).lean<WebhookDeliveryDoc[]>().exec();
 }
+
+/** The URL check of each party (webhook_url_not_configured when it has none). */
+const REQUIRE_URL: Record<Surface, (id: string) => Promise<void>> = { partner: (id) => requireWebhookUrl(id), tenant: (id) => requireStatusUrl(id) };
 
 async function requireStatusUrl(tenantId: string): Promise<void> {
   const tenant = await Tenant.findById(tenantId, { statusUrl: 1 }).lean<Pick<TenantDoc, 'statusUrl'>>();

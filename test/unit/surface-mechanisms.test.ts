@@ -24,12 +24,12 @@ describe('one mechanism per idea across the Partner and Tenant APIs', () => {
   });
 
   it('the duplicate-number refusal words each owner\'s rule and names the holder', () => {
-    const sme: NumberUniqueness = { where: { smeId: 's', issueYear: 2025 }, usedBy: 'this SME in 2025', rule: 'per SME per year. A held invoice can be DELETEd and its number reused.', meta: { issueYear: 2025 } };
+    const sme: NumberUniqueness = { where: { numberScope: 'sme:s', numberPeriod: 2025 }, usedBy: 'this SME in 2025', rule: 'per SME per year. A held invoice can be DELETEd and its number reused.', meta: { issueYear: 2025 } };
     const err = duplicateNumber(sme, 'INV-1', { _id: 'i1', status: 'queued' });
     expect([err.status, err.code]).to.deep.equal([409, 'invoice_number_duplicate']);
     expect(err.detail).to.equal('Invoice number INV-1 is already used by this SME in 2025; numbers are unique per SME per year. A held invoice can be DELETEd and its number reused.');
     expect(Object.keys(err.meta!)).to.deep.equal(['number', 'issueYear', 'invoiceId', 'status']);
-    const tenant: NumberUniqueness = { where: { smeId: 'tenant:t:live', issueYear: 0 }, usedBy: 'this tenant in live mode', rule: 'per tenant and mode.' };
+    const tenant: NumberUniqueness = { where: { numberScope: 'tenant:t:live', numberPeriod: 0 }, usedBy: 'this tenant in live mode', rule: 'per tenant and mode.' };
     const t = duplicateNumber(tenant, 'A-1', null);
     expect(t.detail).to.equal('Invoice number A-1 is already used by this tenant in live mode; numbers are unique per tenant and mode.');
     expect(t.meta).to.deep.equal({ number: 'A-1' });

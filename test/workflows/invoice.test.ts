@@ -22,7 +22,7 @@ const SCHEMATRON_DIR = path.resolve(__dirname, '../../../shared/pint-ae/schematr
 async function transformedInvoice(p: TestPartner, xml: string): Promise<string> {
   const id = randomUUID();
   await Invoice.create({
-    _id: id, partnerId: p.partnerId, smeId: p.sme.smeId, mode: 'test', number: `WF-${id.slice(0, 8)}`, issueYear: 2025, issueDate: '2025-02-07',
+    _id: id, partnerId: p.partnerId, smeId: p.sme.smeId, mode: 'test', number: `WF-${id.slice(0, 8)}`, numberScope: `sme:${p.sme.smeId}`, numberPeriod: 2025, issueDate: '2025-02-07',
     sellerTrn: p.sme.trn, status: 'transformed', history: [{ status: 'transformed', at: new Date(), reason: null, run: 1 }], body: invoiceBody(p),
   });
   await InvoiceDocument.create({ _id: id, xml, documentUuid: randomUUID(), run: 1 });
@@ -94,7 +94,7 @@ describe('invoiceWorkflow (real Temporal, real MongoDB)', function () {
       const body: any = invoiceBody(p);
       mutate(body);
       await Invoice.create({
-        _id: id, partnerId: p.partnerId, smeId: p.sme.smeId, mode: 'test', number: `WF-${id.slice(0, 8)}`, issueYear: 2025, issueDate: '2025-02-07',
+        _id: id, partnerId: p.partnerId, smeId: p.sme.smeId, mode: 'test', number: `WF-${id.slice(0, 8)}`, numberScope: `sme:${p.sme.smeId}`, numberPeriod: 2025, issueDate: '2025-02-07',
         sellerTrn: p.sme.trn, status: 'queued', run: 1, history: [{ status: 'queued', at: new Date(), reason: null, run: 1 }], body,
       });
       const handle = await (await temporalClient()).workflow.start('invoiceWorkflow', {

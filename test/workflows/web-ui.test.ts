@@ -54,7 +54,7 @@ async function deliveredAwaitingVerdict(p: TestPartner): Promise<{ invoiceId: st
   const invoiceId = randomUUID();
   const submissionId = `${invoiceId}-1`;
   await Invoice.create({
-    _id: invoiceId, partnerId: p.partnerId, smeId: p.sme.smeId, mode: 'test', number: `UI-${invoiceId.slice(0, 8)}`, issueYear: 2025, issueDate: '2025-02-07',
+    _id: invoiceId, partnerId: p.partnerId, smeId: p.sme.smeId, mode: 'test', number: `UI-${invoiceId.slice(0, 8)}`, numberScope: `sme:${p.sme.smeId}`, numberPeriod: 2025, issueDate: '2025-02-07',
     sellerTrn: p.sme.trn, status: 'delivered', aspSubmissionId: submissionId, history: [{ status: 'delivered', at: new Date(), reason: null, run: 1 }], body: invoiceBody(p),
   });
   await openHandOver({ invoiceId, run: 1, xml: '<Invoice/>', documentUuid: randomUUID() }); // as deliverInvoice does

@@ -4,10 +4,12 @@ import { modeQuerySchema, submitRequestSchema, type ModeQuery, type SubmitReques
 import { idempotent } from '../../http/idempotency-middleware';
 import type { TenantContext, TenantRouter, Validated } from '../../http/request-state';
 import { validate, validateQuery } from '../../http/validate';
-import { createDraft, getTenantInvoice, listTenantInvoices, requestedMode, retryTenantInvoice, submitDrafts, type TenantCaller } from '../../services/tenant-invoices';
+import { tenantOwner, type TenantOwner } from '../../domain/owner';
+import { createDraft, getTenantInvoice, listTenantInvoices, requestedMode, retryTenantInvoice, submitDrafts } from '../../services/tenant-invoices';
 
-export function tenantCaller(ctx: TenantContext): TenantCaller {
-  return { tenant: ctx.state.tenant, mode: ctx.state.mode, source: ctx.state.source };
+/** The caller's owner: the tenant in the mode of the request, and the connector that calls. */
+export function tenantCaller(ctx: TenantContext): TenantOwner {
+  return tenantOwner(ctx.state.tenant, ctx.state.mode, ctx.state.source);
 }
 
 /** The list filters: shape first (joi), then the rules between fields and the cursor. */
