@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { config } from '../config';
+import { rerunMigrations } from '../db/migrations';
 import { findInvoices, opsRetry, stuckInvoices } from '../services/invoice-ops';
 import { reconcileInvoices } from '../services/invoice-reconcile';
 import { isRefusal, usageError, isHelp, type CliIo } from './io';
@@ -27,6 +28,9 @@ const SUBCOMMANDS: Record<string, string> = {
       send the invoice's last status webhook again (a new delivery)`,
   'webhook-deliveries': `einvoice ops webhook-deliveries <invoiceId>
       every webhook delivery of the invoice, with each attempt`,
+  migrate: `einvoice ops migrate
+      run the migrations of stored documents again (each runs by itself once, at the first API, worker or CLI
+      start after an upgrade; all are idempotent). JSON: what each one changed.`,
 };
 
 export const OPS_USAGE = `usage: einvoice ops <subcommand> ...   (support operations; prints JSON)
@@ -64,6 +68,10 @@ export async function opsCommand(args: string[], io: CliIo): Promise<number> {
       if (found.length === limit) io.stderr.write(`einvoice ops stuck: showing the oldest ${limit}; pass --limit for more\n`);
       return found;
     });
+  }
+  if (sub === 'migrate') {
+    if (rest.length) throw usageError(subUsage(sub));
+    return printWithServices(io, 'einvoice ops', isRefusal, () => rerunMigrations());
   }
   if (sub === 'find') {
     const f = flags(rest, { number: 'string', trn: 'string' });

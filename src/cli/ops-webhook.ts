@@ -1,5 +1,5 @@
 import { webhookWorkflowId } from '../temporal/contract';
-import { deliveriesOf, WebhookError } from '../webhooks/deliveries';
+import { deliveriesOf, isWebhookError } from '../webhooks/deliveries';
 import { replayStatusWebhook } from '../webhooks/start';
 import { usageError, type CliIo } from './io';
 import { printWithServices } from './with-services';
@@ -28,5 +28,3 @@ function single(args: string[], usage: string): string {
   if (!value || value.startsWith('-') || extra.length) throw usageError(usage);
   return value;
 }
-
-const isWebhookError = (err: unknown): err is WebhookError => err instanceof WebhookError;

@@ -62,7 +62,7 @@ async function exportCommand(args: string[], io: CliIo): Promise<number> {
   const out = f.out;
   return withServices(async () => {
     const source = await trnSource(f.trn!, mode);
-    if (!source.scopes.length) {
+    if (!source.owners.length) {
       io.stderr.write(`einvoice records export: no SME or tenant has TRN ${f.trn}: check the TRN (einvoice ops find --number <an invoice number> shows an invoice's seller TRN)\n`);
       return 1;
     }

@@ -1,7 +1,7 @@
 // POST /v1/credit-notes (SPEC 2.2 "Credit-note body", 4.2): the body's shape, and the credit note's internal
 // invoice body built from the original invoice's stored body. Pure code: no I/O.
 //
-// Decisions (where SPEC 2.2 and 4.2 leave room; also in docs/decisions.md "Tenant credit notes"):
+// Decisions (where SPEC 2.2 and 4.2 leave room; also in docs/decisions/0031-tenant-credit-notes.md):
 // - The body names an amount, not lines. SPEC 2.2 rule 2: a credit note carries positive quantities and prices
 //   (the document type conveys the reversal), so the negative grossAmount becomes positive amounts:
 //   - |grossAmount| = the original's VAT-inclusive total: a full credit, the original's lines unchanged.

@@ -79,7 +79,7 @@ export interface InvoiceTotals {
  * doubles, ties rounded towards +infinity. For the rare line whose exact amount ends in half a fils,
  * the double product can sit just below the half (7 x 0.145 = 1.0149999999999999): the official rule
  * then expects 1.01 where decimal half-up gives 1.02. This reproduces the official expression so the
- * line amount can follow it (docs/decisions.md).
+ * line amount can follow it (docs/decisions/0007-exact-money.md).
  */
 function officialLineRound(quantityText: string, priceText: string, chargeText: string | null, discountText: string | null): number {
   const charge = chargeText === null ? 0 : Number(chargeText);

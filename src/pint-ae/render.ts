@@ -1,7 +1,7 @@
 // InvoiceCreateBody -> PINT-AE UBL 2.1 (Invoice or CreditNote). Pure code: no I/O.
 //
 // The mapping follows the official PINT-AE examples in ../shared/pint-ae/examples and the rules of
-// both Schematron files; docs/decisions.md ("PINT-AE rendering and pre-submit checks") records the
+// both Schematron files; docs/decisions/0005-held-or-400.md and 0006-pint-ae-mapping.md record the
 // choices the specification leaves open. Element order follows the UBL 2.1 schemas.
 import { createHash } from 'node:crypto';
 import { emirateCode, EMIRATE_NAMES } from '../domain/emirates';
@@ -221,7 +221,7 @@ function writeLine(sink: XmlSink, kind: DocumentKind, body: InvoiceCreateBody, i
   sink.leaf('cbc:Name', line.description);
   if (info.reverseCharge && line.classificationCode) {
     // ibr-174-ae: reverse-charge lines need an item standard identifier with scheme 0160; the body has
-    // no GTIN field, so the HS code is used (docs/decisions.md).
+    // no GTIN field, so the HS code is used (docs/decisions/0006-pint-ae-mapping.md).
     sink.open('cac:StandardItemIdentification');
     sink.leaf('cbc:ID', line.classificationCode, SCHEME_0160);
     sink.close();

@@ -1,8 +1,7 @@
 // Two ways to write the same XML. The renderer writes through the small XmlSink interface:
 //
-// - StringSink (default): appends escaped text to a string. Measured on this project's 2-core
-//   machines it writes a 10-line invoice in tens of microseconds, where xmlbuilder2's DOM takes about
-//   4 ms (~10 us per element): rendering and validating a 10-line invoice must fit in 1 ms together,
+// - StringSink (default): appends escaped text to a string, far faster than xmlbuilder2's DOM
+//   (figures: docs/performance.md): rendering and validating a short invoice must stay cheap,
 //   because every invoice created goes through both.
 // - Xmlbuilder2Sink: builds the same document with xmlbuilder2 (the stack's XML library) and
 //   serializes it. Tests render the whole corpus through both and require identical output, so
@@ -55,7 +54,7 @@ const SHORT = 12;
 /**
  * Whether a short value holds what NEEDS_TEXT_WORK (or, with `quote`, NEEDS_ATTR_WORK) matches.
  * Most values are short (amounts, codes, flags) and flat, where this loop costs a fraction of a
- * regex test (~190 instructions each); on a long value, often a cons string (a template result),
+ * regex test; on a long value, often a cons string (a template result),
  * each charCodeAt unwraps it again and the regex, which flattens once, is cheaper.
  */
 function shortNeedsWork(value: string, quote: boolean): boolean {
@@ -87,10 +86,10 @@ function attrString(attrs: Attrs | undefined): string {
 
 /**
  * Appending to one string builds a rope (one cons-string node per append) that stays alive until
- * done(), and every young-generation GC walked and copied it again: a 5,000-line invoice cost five
- * times more per line than a 100-line one. The text is flattened into a chunk every CHUNK
+ * done(), and every young-generation GC walked and copied it again: a long invoice cost far more per
+ * line than a short one. The text is flattened into a chunk every CHUNK
  * characters instead (an array of small pieces joined at the end measured no better; joined per
- * chunk it cost 19% more instructions than this rope). Each rope node costs ~100 instructions to
+ * chunk it cost more instructions than this rope). Each rope node costs instructions to
  * make and flatten, so tags are made once per element name (with their attributes, when the same
  * constant attributes object comes again) rather than concatenated per element.
  */
@@ -99,8 +98,8 @@ const CHUNK = 16 * 1024;
 /**
  * Past this many chunks (a document above 128 KiB, more than ~110 lines) the chunks are written to
  * the SPILL buffer as UTF-8 and dropped, instead of being kept for the final join: live chunks were
- * what the young-generation collector copied again and again in a long render (a quarter of a
- * 5,000-line render), while a buffer lives outside the collected heap and its pages, reused from
+ * what the young-generation collector copied again and again in a long render, while a buffer
+ * lives outside the collected heap and its pages, reused from
  * one render to the next, are already mapped. The result is decoded from it once at the end (one
  * copy, as the join was). Smaller documents keep the join, which is cheaper for them.
  */
@@ -219,8 +218,8 @@ export class StringSink implements XmlSink {
       this.spillWrite(this.out);
       // ASCII reads the same as Latin-1, and node returns a long Latin-1 text (above ~1 MB) as an
       // external string in memory it mallocs instead of a large object on the V8 heap: measured
-      // faster (1.7 against 4.0 ms for 1.1 MB). Both still mostly pay for fresh pages: glibc gives
-      // the freed memory back to the kernel (docs/decisions.md, tenth pass: the allocator setting).
+      // faster (docs/performance.md). Both still mostly pay for fresh pages: glibc gives the freed
+      // memory back to the kernel (docs/performance-journal.md, tenth pass: the allocator setting).
       const text = spill.buf.toString(this.ascii ? 'latin1' : 'utf8', 0, this.spilled);
       if (spill.buf.length > SPILL_KEEP) spill.buf = Buffer.alloc(0);
       return text;

@@ -1,5 +1,6 @@
 // The official PINT-AE Schematron (PINT_AE_SCHEMATRON_DIR), run in a worker thread with a time budget: a
-// document costs ~50 ms of CPU, which must not block the worker's event loop, and a pathological one must not
+// document costs far more CPU than the native rules (docs/performance.md), which must not block the worker's
+// event loop, and a pathological one must not
 // hold the pipeline. Past the budget the caller continues on the native verdict and records a warning.
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';

@@ -3,6 +3,7 @@
 // No owner and no rate limit: these are for operators, who see every invoice.
 import { Invoice, type InvoiceStatus } from '../db/models';
 import { serviceErrors } from '../domain/errors';
+import { ownerIds, storedOwnerOf } from '../domain/owner';
 import { invoiceWorkflowId } from '../temporal/contract';
 import { requeue, RETRYABLE } from './invoices-lifecycle';
 import { describeInvoiceWorkflows, nudgeOrRestartInvoiceWorkflow, resumeInvoiceWorkflow, type InvoiceWorkflowView, type WorkflowInvoice } from '../temporal/client';
@@ -143,10 +144,7 @@ export async function findInvoices(query: { number: string; trn?: string }, opts
       invoiceId: r._id,
       number: r.number,
       sellerTrn: r.sellerTrn,
-      surface: r.tenantId ? ('tenant' as const) : ('partner' as const),
-      partnerId: r.partnerId ?? null,
-      smeId: r.tenantId ? null : r.smeId,
-      tenantId: r.tenantId ?? null,
+      ...ownerIds(storedOwnerOf(r)),
       mode: r.mode,
       status: r.status,
       heldReason: r.heldReason ?? null,

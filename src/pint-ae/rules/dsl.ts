@@ -59,7 +59,7 @@ function stepsOf(path: PathArg): Parsed {
 
 /**
  * Paths last given as text, by a hash of their length and two characters: the Map lookup in
- * steps() for each of the ~150 text paths a 1-line validation reads was 3.5 % of its time.
+ * steps() for each of the ~150 text paths a 1-line validation reads was a measurable share of its time.
  */
 const RECENT_SIZE = 256;
 const RECENT_TEXT: (string | undefined)[] = new Array<string | undefined>(RECENT_SIZE).fill(undefined);

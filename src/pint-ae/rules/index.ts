@@ -15,7 +15,7 @@
  * benches run under tsx, which compiles each module to CommonJS with every export behind a getter,
  * re-wrapped in a second getter on import: a plain `import { decOpt }` costs two getter calls at
  * every use, and the rules make tens of thousands of such calls per long invoice. Bound once,
- * validation took 14-21 % less time (docs/decisions.md, "Eleventh pass"). This relies on the modules
+ * validation took less time (docs/performance-journal.md, "Eleventh pass"). This relies on the modules
  * importing each other without cycles (else a binding could be taken before it is set): checked by
  * test/unit/pint-ae/module-graph.test.ts.
  */
@@ -57,8 +57,8 @@ const ruleSet = new RuleSet(RULES);
 export function profileOf(xml: string): Profile {
   // /<cbc:CustomizationID>[^<]*selfbilling/ found with string searches: the regex read every
   // character of the document. The search is for the tag's tail from its 'z', a letter rare in
-  // UBL (indexOf finds a rare first character ~30x faster than '<', which starts every tag:
-  // 0.28 -> 0.01 ms on a 1,000-line invoice), then the head is checked in place.
+  // UBL (indexOf finds a rare first character much faster than '<', which starts every tag;
+  // figures in docs/performance.md), then the head is checked in place.
   for (let at = xml.indexOf(TAG_TAIL); at >= 0; at = xml.indexOf(TAG_TAIL, at + 1)) {
     const start = at - TAG_HEAD.length;
     if (start < 0 || !xml.startsWith(TAG_HEAD, start)) continue;
@@ -98,7 +98,8 @@ export function validatePintAeNative(xml: string): { fatal: Finding[]; warning: 
 
 /**
  * Elements reused from one validation to the next (see ElementPool): up to ~130,000 (a 4,000-line
- * invoice), about 20 MB kept for the life of the process once a document that long has been seen.
+ * invoice), kept for the life of the process once a document that long has been seen (its size:
+ * docs/performance.md).
  */
 const POOL = new ElementPool(1 << 17);
 

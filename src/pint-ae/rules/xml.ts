@@ -83,7 +83,7 @@ interface Extra {
 
 /**
  * Content kinds the parser records at an element's end tag, so that reading its text needs no
- * search for markup (an indexOf on the document per value read was ~4% of a validation).
+ * search for markup (an indexOf on the document per value read was a measurable share of a validation).
  */
 const MIXED = 0; // child elements, comments, PIs or CDATA inside (or not parsed yet)
 const PLAIN = 1; // character data only, without references
@@ -228,8 +228,8 @@ export class El {
   /**
    * XPath string value: all descendant text in document order. Plain text is sliced anew on each
    * read, not kept: a pooled element lives in the old generation, so every value kept on one was a
-   * young string that each scavenge during the validation copied (~60,000 of them at 5,000 lines:
-   * scavenges took 5 ms per validation there, 2 ms without).
+   * young string that each scavenge during the validation copied (tens of thousands in a long invoice;
+   * what the scavenges cost: docs/performance.md).
    */
   get value(): string {
     if (this.textKind === PLAIN) return this.src.slice(this.contentStart, this.contentEnd);
@@ -322,7 +322,7 @@ export interface XmlDocument {
 /**
  * Elements kept from one parse to the next. A validation of 1,000 lines built ~30,000 elements that
  * lived through the whole run, so the young-generation collections during it copied and promoted the
- * tree again each time (40% of the run). Parsed into a pool, the tree's objects stay in the old
+ * tree again each time (a large share of the run). Parsed into a pool, the tree's objects stay in the old
  * generation and are rewritten in place. A document parsed into a pool is valid only until the next
  * parse into the same pool: only code that does not let the tree escape may use one.
  */
@@ -471,8 +471,8 @@ export function intern(s: string): string {
 }
 
 /**
- * src.startsWith(s, at). A slice compared with === measured faster (28 ns per tag name) than the
- * startsWith builtin (46 ns) or a charCodeAt loop (41 ns); every element's name is compared twice.
+ * src.startsWith(s, at). A slice compared with === measured faster than the startsWith builtin or a
+ * charCodeAt loop (docs/performance.md); every element's name is compared twice.
  */
 function sameChars(src: string, at: number, s: string): boolean {
   return src.slice(at, at + s.length) === s;
@@ -527,8 +527,8 @@ const BAD_AMP_RE = /&(?!(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);)/;
 /**
  * `f` itself. tsx (esbuild with keepNames) names every closure assigned to a name with an
  * Object.defineProperty call each time it is made; a function passed as an argument gets no name,
- * so parseXml's seven closures are not renamed on every parse (2.6 % of a 1-line validation's
- * instructions).
+ * so parseXml's seven closures are not renamed on every parse (a measurable share of a short
+ * validation's instructions).
  */
 const unnamed = <F>(f: F): F => f;
 
