@@ -1,9 +1,9 @@
 // Everything a workflow does to the world. createActivities binds the activities to their dependencies (the ASP
-// of each mode), as temporalio/samples-typescript's dependency-injection sample does; the worker registers the
-// result and workflows import only the type.
-import { ApplicationFailure } from '@temporalio/activity';
-import { advanceInvoiceStatus, StatusChangeError } from '../src/services/invoice-status-writer';
-import { aspSteps, beginInvoiceRun, prepareInvoiceDocument, reserveDeliveryCredit, transformInvoice, validateInvoiceDocument, type PipelineDeps } from './invoice-pipeline';
+// of each mode), as temporalio/samples-typescript's dependency-injection sample does; the worker's entry
+// (src/worker/) registers the result and workflows import only the type.
+import { advanceInvoiceStatus } from '../src/services/invoice-status-writer';
+import { withTemporalFailures } from './failures';
+import { aspSteps, beginInvoiceRun, prepareInvoiceDocument, reserveDeliveryCredit, validateInvoiceDocument, type PipelineDeps } from './invoice-pipeline';
 import { observed } from './observability';
 import { purgeExpired, verifyEvidenceChainsStep } from './purge-activities';
 import { createWebhookDelivery, recordWebhookAttempt, sendWebhookAttempt } from './webhook-activities';
@@ -14,9 +14,8 @@ export function createActivities(deps: ActivityDeps) {
   const activities = {
     advanceInvoiceStatus,
     beginInvoiceRun,
-    transformInvoice,
-    validateInvoiceDocument,
     prepareInvoiceDocument,
+    validateInvoiceDocument,
     reserveDeliveryCredit,
     ...aspSteps(deps),
     createWebhookDelivery,
@@ -25,27 +24,9 @@ export function createActivities(deps: ActivityDeps) {
     purgeExpired,
     verifyEvidenceChainsStep,
   };
-  // Outermost: the log context (invoice, workflow, run) and the step's duration and failures (./observability.ts).
-  return observed(withStatusFailures(activities));
+  // Outermost: the log context (invoice, workflow, run) and the step's duration and failures (./observability.ts);
+  // inside it every thrown ServiceError becomes its Temporal failure (./failures.ts).
+  return observed(withTemporalFailures(activities));
 }
 
 export type Activities = ReturnType<typeof createActivities>;
-
-/**
- * The status writer's plain errors as Temporal failures: a concurrent change is retried (the step re-reads the
- * status), a missing invoice or an illegal move is not.
- */
-function withStatusFailures<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(activities)) {
-    wrapped[name] = async (...args: never[]) => {
-      try {
-        return await fn(...args);
-      } catch (err) {
-        if (!(err instanceof StatusChangeError)) throw err;
-        throw err.kind === 'concurrent_transition' ? ApplicationFailure.retryable(err.message, err.kind) : ApplicationFailure.nonRetryable(err.message, err.kind);
-      }
-    };
-  }
-  return wrapped as T;
-}

@@ -1,4 +1,3 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import { config } from '../src/config';
 import { logger } from '../src/logger';
 import { aspCallDuration, aspCalls } from '../src/metrics';
@@ -6,22 +5,21 @@ import { Invoice, InvoiceDocument } from '../src/db/models';
 import { ServiceError } from '../src/domain/errors';
 import type { InvoiceStatus } from '../src/domain/invoice-status';
 import { type InvoiceCreateBody, renderInvoice, validatePintAeNative, runOfficialSchematron } from '@einvoice/pint-ae';
-import { AspRetryableError, AspUnavailableError, unavailableAsp, type AspClient } from '../src/provider/asp';
-import { AspRequestError } from '../src/provider/asp-http-client';
+import { unavailableAsp, type AspClient } from '../src/provider/asp';
 import { forgetRendered, recallRendered, rememberRendered } from './rendered-documents';
 import { openHandOver, recordAnswer, recordHandOver, recordRefusedSignal, submissionEvidence } from '../src/services/asp-evidence';
 import type { Mls } from '../src/provider/asp-api';
 import { verdictOfEvidence } from '../src/provider/asp-verdicts';
-import type { CreatedDelivery } from '../src/webhooks/deliveries';
-import { createWebhookDelivery, type CreateWebhookDeliveryInput } from './webhook-activities';
 import { spendForDelivery } from '../src/services/credits';
-import { advanceInvoiceStatus, moveInvoiceStatus, tryMove, tryMoveThrough } from '../src/services/invoice-status-writer';
+import { advanceInvoiceStatus, moveInvoiceStatus, statusChangeError, tryMove, tryMoveThrough } from '../src/services/invoice-status-writer';
 import type { AspVerdict } from '../src/temporal/contract';
 
 // The steps of invoiceWorkflow that touch the world. Each is safe to retry: it re-reads the persisted status and
 // does nothing when its transition already happened, so a Temporal retry after a lost reply never repeats a step.
+// Refusals are ServiceErrors; activities/failures.ts turns them into Temporal failures (final unless retryable).
 
-const notFound = (invoiceId: string) => ApplicationFailure.nonRetryable(`invoice ${invoiceId} not found (deleted?)`, 'invoice_not_found');
+const notFound = (invoiceId: string) => new ServiceError(404, 'invoice_not_found', 'Not found', `invoice ${invoiceId} not found (deleted?)`);
+const concurrentChange = (invoiceId: string) => statusChangeError('concurrent_transition', `invoice ${invoiceId} changed concurrently`);
 
 export interface RunStart {
   /** null: the invoice no longer exists (deleted by the partner). */
@@ -34,7 +32,7 @@ export interface RunStart {
 export async function beginInvoiceRun({ invoiceId }: { invoiceId: string }): Promise<RunStart> {
   const inv = await Invoice.findById(invoiceId, { status: 1, run: 1, heldReason: 1, aspSubmissionId: 1 }).lean();
   if (!inv) return { status: null, run: 0, aspSubmissionId: null };
-  if (inv.heldReason) throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} is held by the pre-submit check and never enters the pipeline`, 'invoice_held');
+  if (inv.heldReason) throw new ServiceError(409, 'invoice_held', 'Conflict', `invoice ${invoiceId} is held by the pre-submit check and never enters the pipeline`);
   if (inv.status === 'draft') {
     const moved = await advanceInvoiceStatus({ invoiceId, to: 'queued' });
     return { status: moved.status, run: moved.run, aspSubmissionId: null };
@@ -55,18 +53,11 @@ async function renderQueued(invoiceId: string, documentUuid: string): Promise<{ 
   try {
     xml = renderInvoice(inv.body as InvoiceCreateBody, { documentUuid });
   } catch (err) {
-    throw ApplicationFailure.nonRetryable(`PINT-AE transformation failed: ${(err as Error).message}`, 'transform_failed');
+    throw new ServiceError(422, 'transform_failed', 'Transformation failed', `PINT-AE transformation failed: ${(err as Error).message}`);
   }
   await InvoiceDocument.updateOne({ _id: invoiceId }, { $set: { xml, documentUuid, run: inv.run ?? 1 } }, { upsert: true });
   rememberRendered(invoiceId, documentUuid, xml);
   return { status: 'queued', run: inv.run ?? undefined, xml };
-}
-
-/** queued -> transformed: renders the PINT-AE XML and stores it with its document UUID. */
-export async function transformInvoice({ invoiceId, documentUuid }: { invoiceId: string; documentUuid: string }): Promise<InvoiceStatus> {
-  const { status, run, xml } = await renderQueued(invoiceId, documentUuid);
-  if (xml === null) return status;
-  return (await moveInvoiceStatus(invoiceId, { status: 'queued', run }, 'transformed', null, { documentUuid })).status;
 }
 
 export interface RuleFinding {
@@ -77,21 +68,14 @@ export interface RuleFinding {
 
 /**
  * transformed -> validated, or a non-retryable `validation_failed` naming the fatal rule ids (the workflow then
- * rejects the invoice).
+ * rejects the invoice). The workflow names its run: the conditional update at the end is the status check, and
+ * `documentUuid` lets the step use the XML its worker just rendered, when it is the same process.
  */
-export async function validateInvoiceDocument({ invoiceId, run, documentUuid }: { invoiceId: string; run?: number; documentUuid?: string }): Promise<{ status: InvoiceStatus; note: string | null }> {
-  // Runs with local steps name their run: the conditional update at the end is then the status check.
-  const named = run !== undefined;
-  if (run === undefined) {
-    const inv = await Invoice.findById(invoiceId, { status: 1, run: 1 }).lean();
-    if (!inv) throw notFound(invoiceId);
-    if (inv.status !== 'transformed') return { status: inv.status as InvoiceStatus, note: null };
-    run = inv.run ?? 1;
-  }
+export async function validateInvoiceDocument({ invoiceId, run, documentUuid }: { invoiceId: string; run: number; documentUuid?: string }): Promise<{ status: InvoiceStatus; note: string | null }> {
   const xml = recallRendered(invoiceId, documentUuid) ?? (await InvoiceDocument.findById(invoiceId, { xml: 1 }).lean())?.xml ?? '';
   const { fatal, note } = await checkDocument(xml);
   if (fatal.length) throw validationFailure(fatal);
-  if (await tryMove(invoiceId, { status: 'transformed', run }, 'validated', note, {}, named ? { run } : {})) return { status: 'validated', note };
+  if (await tryMove(invoiceId, { status: 'transformed', run }, 'validated', note, {}, { run })) return { status: 'validated', note };
   // Not transformed (of this run) any more: a repeated step, or a DELETE. Continue from where the invoice is.
   const now = await Invoice.findById(invoiceId, { status: 1 }).lean();
   if (!now) throw notFound(invoiceId);
@@ -117,26 +101,27 @@ async function checkDocument(xml: string): Promise<{ fatal: RuleFinding[]; note:
   return { fatal, note: `warning: official PINT-AE Schematron could not run (${official.message}); native rules passed` };
 }
 
-/** The non-retryable failure that rejects the invoice, naming the fatal rule ids (the first 100 findings in its details). */
-function validationFailure(fatal: RuleFinding[]): ApplicationFailure {
+/** The refusal that rejects the invoice, naming the fatal rule ids (the first 100 findings kept as its details). */
+function validationFailure(fatal: RuleFinding[]): ServiceError {
   const ids = [...new Set(fatal.map((f) => f.id))];
-  return ApplicationFailure.create({
-    nonRetryable: true,
-    type: 'validation_failed',
-    message: `PINT-AE validation failed: ${ids.join(', ')}`,
-    details: [fatal.slice(0, 100)],
-  });
+  return new ServiceError(422, 'validation_failed', 'Validation failed', `PINT-AE validation failed: ${ids.join(', ')}`, { findings: fatal.slice(0, 100) });
+}
+
+/** Where the invoice is after its prepare step, in which run, and the validator's warning if any. */
+export interface PreparedDocument {
+  status: InvoiceStatus;
+  run: number;
+  note: string | null;
 }
 
 /**
- * queued -> transformed -> validated as one step (runs with steps 'combined'): render, store the XML, check it,
- * and write both transitions with one update. Half the status writes and one workflow activation fewer than the
- * two steps; the history keeps both entries. A document the rules refuse leaves the invoice transformed (its XML
+ * queued -> transformed -> validated as one step: render, store the XML, check it, and write both transitions
+ * with one update (the invoice's history keeps both entries). A document the rules refuse leaves the invoice transformed (its XML
  * stored, as the two steps left it) and fails with validation_failed; a body that cannot render, transform_failed.
  */
-export async function prepareInvoiceDocument({ invoiceId, documentUuid }: { invoiceId: string; documentUuid: string }): Promise<{ status: InvoiceStatus; note: string | null }> {
+export async function prepareInvoiceDocument({ invoiceId, documentUuid }: { invoiceId: string; documentUuid: string }): Promise<PreparedDocument> {
   const { status, run, xml } = await renderQueued(invoiceId, documentUuid);
-  if (xml === null) return { status, note: null }; // a repeated step: go on from there
+  if (xml === null) return { status, run: run ?? 1, note: null }; // a repeated step (or a restarted run): go on from there
   const { fatal, note } = await checkDocument(xml);
   const queued = { status: 'queued' as const, run };
   if (fatal.length) {
@@ -144,76 +129,31 @@ export async function prepareInvoiceDocument({ invoiceId, documentUuid }: { invo
     throw validationFailure(fatal);
   }
   const moved = await tryMoveThrough(invoiceId, queued, [{ to: 'transformed', reason: null }, { to: 'validated', reason: note }], { documentUuid });
-  if (moved) return { status: moved.status, note };
+  if (moved) return { status: moved.status, run: moved.run, note };
   const now = await Invoice.findById(invoiceId, { status: 1 }).lean();
   if (!now) throw notFound(invoiceId);
   if (now.status === 'queued') throw concurrentChange(invoiceId);
-  return { status: now.status as InvoiceStatus, note: null };
+  return { status: now.status as InvoiceStatus, run: run ?? 1, note: null };
 }
-
-const concurrentChange = (invoiceId: string) => ApplicationFailure.retryable(`invoice ${invoiceId} changed concurrently`, 'concurrent_transition');
 
 /**
  * Live deliveries spend one credit per run; test mode is free. services/credits.ts holds the rules and why a
- * retried or concurrent attempt never spends twice; this maps its answers to Temporal's terms.
+ * retried or concurrent attempt never spends twice (an attempt that meets another's claim fails retryable).
  */
 export async function reserveDeliveryCredit({ invoiceId }: { invoiceId: string }): Promise<{ ok: boolean }> {
-  try {
-    return { ok: (await spendForDelivery({ invoiceId })) !== 'no_credit' };
-  } catch (err) {
-    if (!(err instanceof ServiceError)) throw err;
-    if (err.code === 'invoice_not_found') throw notFound(invoiceId);
-    // Another attempt holds this run's spend claim: come back when it has settled.
-    if (err.code === 'credit_spend_in_progress') throw ApplicationFailure.retryable(err.message, err.code);
-    throw err;
-  }
+  return { ok: (await spendForDelivery({ invoiceId })) !== 'no_credit' };
 }
 
-export type DeliveryResult =
-  /** webhook: the delivered event's row when `announce` was given (null: nobody to tell, or it could not be created). */
-  | { delivered: true; submissionId: string; webhook?: CreatedDelivery | null }
-  | { delivered: false; reason: string };
-
-/** The result's webhook field, present only when the step was asked to announce (older runs' results unchanged). */
-const withWebhook = (webhook: CreatedDelivery | null | undefined) => (webhook === undefined ? {} : { webhook });
-
-/** deliverInvoice's `announce`: the delivered event's row, created by the step itself ('combined' runs). */
-export type Announce = Omit<CreateWebhookDeliveryInput, 'invoiceId' | 'status' | 'reason'>;
-
-/**
- * The delivered event's webhook row (an activation and a marker fewer than a step of its own). A refusal (the
- * invoice deleted meanwhile) is logged and sends nothing, as fireStatusWebhook does; a database failure fails the
- * step, whose retry finds the invoice delivered and creates the same row (same deliveryId).
- */
-async function announceDelivered(invoiceId: string, announce: Announce | undefined): Promise<CreatedDelivery | null | undefined> {
-  if (!announce) return undefined;
-  try {
-    return await createWebhookDelivery({ ...announce, invoiceId, status: 'delivered', reason: null });
-  } catch (err) {
-    if (!(err instanceof ApplicationFailure)) throw err;
-    logger.warn({ reason: err.message }, 'webhook not created');
-    return null;
-  }
-}
-
-/** The ASP's errors as Temporal failures: come back later (honouring Retry-After), or give up on this hand-over. */
-function asActivityFailure(err: unknown): unknown {
-  if (err instanceof AspRetryableError) {
-    return ApplicationFailure.create({ message: err.message, type: 'provider_unavailable_for_now', nonRetryable: false, ...(err.retryAfterMs !== null ? { nextRetryDelay: err.retryAfterMs } : {}) });
-  }
-  if (err instanceof AspUnavailableError || err instanceof AspRequestError) return ApplicationFailure.nonRetryable(err.message, err.code);
-  return err;
-}
+export type DeliveryResult = { delivered: true; submissionId: string } | { delivered: false; reason: string };
 
 /** einvoice_asp_calls_total's outcome for a call that threw. */
 function aspErrorOutcome(err: unknown): string {
-  if (err instanceof AspRetryableError) return 'retryable_error';
-  if (err instanceof AspUnavailableError) return 'unavailable';
-  if (err instanceof AspRequestError) return 'request_refused';
-  return 'error';
+  const code = err instanceof ServiceError ? err.code : null;
+  return (code && ASP_ERROR_OUTCOMES[code]) ?? 'error';
 }
+const ASP_ERROR_OUTCOMES: Record<string, string> = { provider_unavailable_for_now: 'retryable_error', provider_unavailable: 'unavailable', provider_request_refused: 'request_refused' };
 
-/** One call to the ASP, counted by outcome and timed; a failure is counted and rethrown as the activity's failure. */
+/** One call to the ASP, counted by outcome and timed; a failure is counted and rethrown. */
 async function aspCall<T>(mode: string, call: 'submit' | 'poll', send: () => Promise<T>, outcomeOf: (answer: T) => string): Promise<T> {
   const end = aspCallDuration.startTimer({ mode, call });
   try {
@@ -222,7 +162,7 @@ async function aspCall<T>(mode: string, call: 'submit' | 'poll', send: () => Pro
     return answer;
   } catch (err) {
     aspCalls.inc({ mode, call, outcome: aspErrorOutcome(err) });
-    throw asActivityFailure(err);
+    throw err;
   } finally {
     end();
   }
@@ -239,14 +179,14 @@ export function aspSteps(deps: PipelineDeps) {
   const aspOf = (mode: string): AspClient => (mode === 'sandbox' ? (deps.asp.sandbox ?? noSandbox) : deps.asp[mode === 'live' ? 'live' : 'test']);
   return {
     /** validated (or blocked_no_credit after a top-up) -> delivered: hands the document to the ASP. */
-    async deliverInvoice({ invoiceId, announce }: { invoiceId: string; announce?: Announce }): Promise<DeliveryResult> {
+    async deliverInvoice({ invoiceId }: { invoiceId: string }): Promise<DeliveryResult> {
       const inv = await Invoice.findById(invoiceId, { status: 1, mode: 1, run: 1, body: 1, aspSubmissionId: 1, documentUuid: 1 }).lean();
       if (!inv) throw notFound(invoiceId);
-      if (inv.status === 'delivered' && inv.aspSubmissionId) return { delivered: true, submissionId: inv.aspSubmissionId, ...withWebhook(await announceDelivered(invoiceId, announce)) };
+      if (inv.status === 'delivered' && inv.aspSubmissionId) return { delivered: true, submissionId: inv.aspSubmissionId };
       // The invoice names the document its transform stored: this process may still hold it.
       const rendered = recallRendered(invoiceId, inv.documentUuid);
       const doc = rendered !== null ? { xml: rendered, documentUuid: inv.documentUuid! } : await InvoiceDocument.findById(invoiceId, { xml: 1, documentUuid: 1 }).lean();
-      if (!doc) throw ApplicationFailure.nonRetryable(`invoice ${invoiceId} has no rendered document to deliver`, 'unexpected_status');
+      if (!doc) throw new ServiceError(409, 'unexpected_status', 'Conflict', `invoice ${invoiceId} has no rendered document to deliver`);
       const run = inv.run ?? 1;
       await openHandOver({ invoiceId, run, xml: doc.xml, documentUuid: doc.documentUuid });
       const handOver = await aspCall(inv.mode, 'submit', () => aspOf(inv.mode).submit({ invoiceId, run, body: inv.body, xml: doc.xml }), (h) => (h.accepted ? 'accepted' : 'refused'));
@@ -258,7 +198,7 @@ export function aspSteps(deps: PipelineDeps) {
       logger.info({ mode: inv.mode, run, submissionId: handOver.submissionId }, 'handed to the ASP');
       await moveInvoiceStatus(invoiceId, { status: inv.status as InvoiceStatus, run: inv.run }, 'delivered', null, { aspSubmissionId: handOver.submissionId });
       forgetRendered(invoiceId, inv.documentUuid);
-      return { delivered: true, submissionId: handOver.submissionId, ...withWebhook(await announceDelivered(invoiceId, announce)) };
+      return { delivered: true, submissionId: handOver.submissionId };
     },
 
     /** The timer fallback: asks the ASP about a hand-over whose acknowledgement signal has not arrived. */

@@ -1,6 +1,5 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import { WebhookDelivery } from '../src/db/models';
-import { createDelivery, beginAttempt, recordAttempt, WebhookError, type AttemptOutcome, type CreatedDelivery } from '../src/webhooks/deliveries';
+import { createDelivery, beginAttempt, recordAttempt, isWebhookError, type AttemptOutcome, type CreatedDelivery } from '../src/webhooks/deliveries';
 import { statusChangedBody, stampOf, type EventStatus } from '../src/webhooks/event';
 import { tenantStatusUpdateBody, type TenantEventStatus } from '../src/webhooks/tenant-status-update';
 import { signatureHeaders } from '../src/webhooks/sign';
@@ -9,7 +8,8 @@ import { config } from '../src/config';
 import { addLogContext, logger } from '../src/logger';
 import { webhookAttempts } from '../src/metrics';
 
-// The webhook workflow's effects on the world. Each is safe to repeat (Temporal may retry an activity).
+// The webhook workflow's effects on the world. Each is safe to repeat (Temporal may retry an activity). Refusals
+// (the invoice deleted, a row gone) are ServiceErrors, final for Temporal (activities/failures.ts).
 
 export interface CreateWebhookDeliveryInput {
   /** Chosen by the workflow (uuid4 is replay-safe there), so a retried activity finds the same row. */
@@ -32,10 +32,7 @@ export async function createWebhookDelivery(input: CreateWebhookDeliveryInput): 
   try {
     return await createDelivery({ ...input, event: { status: input.status, reason: input.reason }, trigger: 'pipeline', retryScheduleMs: config().webhookRetryScheduleMs });
   } catch (err) {
-    if (err instanceof WebhookError) {
-      if (err.code === 'webhook_url_not_configured') return null;
-      throw ApplicationFailure.nonRetryable(err.message, err.code);
-    }
+    if (isWebhookError(err) && err.code === 'webhook_url_not_configured') return null;
     throw err;
   }
 }
@@ -81,13 +78,10 @@ export async function sendWebhookAttempt(input: { deliveryId: string; attempt: n
   return { kind: 'sent', ok: result.ok, status: result.status, error: result.error, sentAt, durationMs: result.durationMs };
 }
 
-/** Persists one attempt and the next state; returns the row's status (repeating it is a no-op). */
-export async function recordWebhookAttempt(input: { deliveryId: string; outcome: AttemptOutcome }): Promise<string> {
-  try {
-    return await recordAttempt(input.deliveryId, input.outcome);
-  } catch (err) {
-    // The row was removed (its start was reported failed): retrying cannot help.
-    if (err instanceof WebhookError) throw ApplicationFailure.nonRetryable(err.message, err.code);
-    throw err;
-  }
+/**
+ * Persists one attempt and the next state; returns the row's status (repeating it is a no-op). A row removed
+ * meanwhile (its start was reported failed) is the final delivery_not_found: retrying cannot help.
+ */
+export function recordWebhookAttempt(input: { deliveryId: string; outcome: AttemptOutcome }): Promise<string> {
+  return recordAttempt(input.deliveryId, input.outcome);
 }

@@ -164,7 +164,7 @@ Sandbox tenant (Tenant API, mode ${t.mode}; status updates print below as [statu
   status URL      ${receiver.url(TENANT_STATUS_PATH)}
   webhook secret  ${t.webhookSecret}
 
-Get a token (valid 1 h), then follow the README's Tenant walk-through (or \`npx tsx examples/tenant-client.ts\`):
+Get a token (valid 1 h), then follow the walk-through in docs/tenant-api.md (or \`npx tsx examples/tenant-client.ts\`):
   curl -s ${base}/v1/auth/token -H 'Content-Type: application/json' -d '{"clientId":"${t.clientId}","clientSecret":"${t.clientSecret}"}'
 `;
 }

@@ -1,8 +1,9 @@
-// Temporal worker entry: runs the invoice and webhook workflows and their activities.
+// Temporal worker entry: runs the invoice and webhook workflows and their activities. The wiring (activities,
+// the ASP of each mode) is in ./worker/; src/temporal/ holds only the contract, the client and the Web UI text.
 import { Runtime, DefaultLogger, NativeConnection } from '@temporalio/worker';
 import { config } from './config';
 import { connectMongo, disconnectMongo } from './db/connection';
-import { createWorker } from './temporal/worker-factory';
+import { createWorker } from './worker/create-worker';
 import { logger } from './logger';
 import { temporalClient, closeTemporalClient, useTemporalConnection } from './temporal/client';
 import { ensureMaintenanceSchedule } from './temporal/maintenance-schedule';

@@ -20,7 +20,8 @@ import path from 'node:path';
 import { provisionInfra, type Infra } from '../infra';
 import { freePort } from '../infra/net';
 import { connectMongo, disconnectMongo } from '../../src/db/connection';
-import { Invoice, tenantNumberScope } from '../../src/db/models';
+import { Invoice } from '../../src/db/models';
+import { numberScope } from '../../src/domain/owner';
 import { logger } from '../../src/logger';
 import type { AspSimulator } from '../../src/provider/simulator';
 import { Client } from 'pg';
@@ -274,7 +275,7 @@ async function main(): Promise<void> {
     const token = await http(base, 'POST', '/v1/auth/token', {}, { clientId: tenant.clientId, clientSecret: tenant.clientSecret });
     if (token.status !== 200) throw new Error(`token: ${token.status} ${JSON.stringify(token.json)}`);
     const auth = { Authorization: `Bearer ${token.json.accessToken}` };
-    const scope = tenantNumberScope(tenant.tenantId, 'sandbox');
+    const scope = numberScope({ kind: 'tenant', tenantId: tenant.tenantId, mode: 'sandbox' });
 
     // (a) the import
     const rows = INVOICES * lines;
@@ -331,7 +332,7 @@ async function main(): Promise<void> {
     const cpuB = cpuUsed(cpuB0, cpuNow(), 'rest of the machine (not ours)');
     const irqB = minus(unchargedSeconds(), irqB0);
     const issuesB = logIssuesSince(children, offsetsB);
-    const docs = await Invoice.find({ smeId: scope }, { status: 1, history: 1 }).lean();
+    const docs = await Invoice.find({ numberScope: scope }, { status: 1, history: 1 }).lean();
     const byStatus = new Map<string, number>();
     for (const d of docs) byStatus.set(d.status, (byStatus.get(d.status) ?? 0) + 1);
     const acked = byStatus.get('acknowledged') ?? 0;

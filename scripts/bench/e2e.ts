@@ -226,7 +226,8 @@ async function seedGrowth(template: Record<string, any>, owners: { partnerId: st
       const shift = createdAt.getTime() - new Date(template.createdAt).getTime();
       const number = `SEED-${process.pid}-${i}`;
       const history = template.history.map((h: { at: Date }) => ({ ...h, at: new Date(new Date(h.at).getTime() + shift) }));
-      return { ...template, ...owners[i % owners.length], _id: randomUUID(), number, body: { ...template.body, number }, history, createdAt, updatedAt: history[history.length - 1].at };
+      const owner = owners[i % owners.length];
+      return { ...template, ...owner, numberScope: `sme:${owner.smeId}`, _id: randomUUID(), number, body: { ...template.body, number }, history, createdAt, updatedAt: history[history.length - 1].at };
     });
     await Invoice.collection.insertMany(docs as any[], { ordered: false });
   }

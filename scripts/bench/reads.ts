@@ -23,8 +23,9 @@ import { deliveriesOf } from '../../src/webhooks/deliveries';
 import { evidenceOf } from '../../src/services/asp-evidence';
 import { findCustomer } from '../../src/services/customers';
 import { purgeExpiredRecords } from '../../src/services/purge-expired';
-import { getInvoice, listInvoices, type InvoiceScope } from '../../src/services/invoices-query';
-import { listTenantInvoices, type TenantCaller } from '../../src/services/tenant-invoices';
+import { getInvoice, listInvoices } from '../../src/services/invoices-query';
+import { listTenantInvoices } from '../../src/services/tenant-invoices';
+import { ownerFields, ownerFilter, tenantOwner, type OwnerRef, type TenantOwner } from '../../src/domain/owner';
 import { stuckInvoices } from '../../src/services/invoice-ops';
 import { resolveListQuery, type InvoiceListQuery, type RawListQuery } from '../../src/domain/invoice-list-query';
 
@@ -37,10 +38,10 @@ const ONLY = env.BENCH_READS_ONLY ? new RegExp(env.BENCH_READS_ONLY, 'i') : null
 const DAY = 86_400_000;
 const SPAN_DAYS = 90;
 const TEMPLATE = JSON.parse(fs.readFileSync(path.join(__dirname, '../../test/fixtures/bodies/01-tax-invoice-minimal.json'), 'utf8'));
-const PARTNER: InvoiceScope = { partnerId: 'bench-partner', smeId: 'bench-sme' };
+const PARTNER = { kind: 'partner', partnerId: 'bench-partner', smeId: 'bench-sme' } as const;
 const TENANT_ID = 'bench-tenant';
-const TENANT: TenantCaller = { tenant: { _id: TENANT_ID, mode: 'live' } as unknown as TenantCaller['tenant'], mode: 'live', source: null };
-const TENANT_SCOPE = { partnerId: null, smeId: `tenant:${TENANT_ID}:live` };
+const TENANT: TenantOwner = tenantOwner({ _id: TENANT_ID, mode: 'live' } as unknown as TenantOwner['tenant'], 'live');
+const TENANT_REF: OwnerRef = { kind: 'tenant', tenantId: TENANT_ID, mode: 'live' };
 const NOW = Date.now();
 
 const note = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
@@ -62,7 +63,8 @@ const handedOver = (status: string, i: number) => (status === 'delivered' || sta
 
 let serial = 0;
 /** n invoices of scope, created over the last SPAN_DAYS (the newest of each fill first in time order at random). */
-async function fill(scope: { partnerId: string | null; smeId: string }, n: number): Promise<void> {
+async function fill(owner: OwnerRef, n: number): Promise<void> {
+  const scope = ownerFields(owner);
   for (let done = 0; done < n; done += 1000) {
     const docs = Array.from({ length: Math.min(1000, n - done) }, () => {
       const i = ++serial;
@@ -73,15 +75,15 @@ async function fill(scope: { partnerId: string | null; smeId: string }, n: numbe
       const at = (ms: number) => new Date(createdAt.getTime() + ms);
       const history = [{ status: 'queued', at: at(0), reason: null, run: 1 }, { status: 'transformed', at: at(400), reason: null, run: 1 }, { status, at: at(2500), reason: status === 'rejected' ? 'BR-AE-01' : null, run: 1 }];
       return {
-        _id: randomUUID(), ...scope, tenantId: scope.partnerId ? null : TENANT_ID, mode: 'live', number, issueYear: scope.partnerId ? createdAt.getUTCFullYear() : 0, issueDate,
+        _id: randomUUID(), ...scope, mode: 'live', number, numberPeriod: owner.kind === 'partner' ? createdAt.getUTCFullYear() : 0, issueDate,
         sellerTrn: TEMPLATE.seller.trn, status, reason: status === 'rejected' ? 'BR-AE-01' : null, run: 1, history: status === 'draft' ? [] : history,
         body: { ...TEMPLATE, number, issueDate }, externalRef: null, originKey: null, documentUuid: randomUUID(), heldReason, aspSubmissionId: handedOver(status, i) ? `SUB-${number}` : null,
-        ackRef: status === 'acknowledged' ? `ACK-${i}` : null, source: null, tenantInvoiceType: scope.partnerId ? null : 'sale', tenantInput: null, creditChargedRun: null,
+        ackRef: status === 'acknowledged' ? `ACK-${i}` : null, source: null, tenantInvoiceType: owner.kind === 'partner' ? null : 'sale', tenantInput: null, creditChargedRun: null,
         createdAt, updatedAt: history[history.length - 1].at,
       };
     });
     await Invoice.collection.insertMany(docs as never[], { ordered: false });
-    if (scope.partnerId) await fillAround(scope as InvoiceScope, docs);
+    if (owner.kind === 'partner') await fillAround(owner, docs);
   }
 }
 
@@ -89,7 +91,7 @@ async function fill(scope: { partnerId: string | null; smeId: string }, n: numbe
  * Beside each Partner invoice what a live system keeps: one webhook delivery, one ASP hand-over, one idempotency
  * record (not yet expired: the purge finds nothing to remove, as between two runs), and a customer per 10 invoices.
  */
-async function fillAround(scope: InvoiceScope, invoices: Array<{ _id: string; createdAt: Date; number: string }>): Promise<void> {
+async function fillAround(scope: Extract<OwnerRef, { kind: 'partner' }>, invoices: Array<{ _id: string; createdAt: Date; number: string }>): Promise<void> {
   const later = new Date(NOW + DAY);
   await WebhookDelivery.collection.insertMany(
     invoices.map((inv) => ({ _id: randomUUID(), invoiceId: inv._id, partnerId: scope.partnerId, tenantId: null, event: 'invoice.status', status: 'delivered', attempts: 1, payload: { invoiceId: inv._id, status: 'acknowledged' }, createdAt: inv.createdAt, updatedAt: inv.createdAt })) as never[],
@@ -105,7 +107,7 @@ async function fillAround(scope: InvoiceScope, invoices: Array<{ _id: string; cr
   );
   const customers = invoices.filter((_, i) => i % 10 === 0);
   await Customer.collection.insertMany(
-    customers.map((inv) => ({ _id: randomUUID(), ...scope, externalRef: `C-${inv.number}`, name: 'Bench Customer', kind: 'business', country: 'AE', createdAt: inv.createdAt, updatedAt: inv.createdAt })) as never[],
+    customers.map((inv) => ({ _id: randomUUID(), partnerId: scope.partnerId, smeId: scope.smeId, externalRef: `C-${inv.number}`, name: 'Bench Customer', kind: 'business', country: 'AE', createdAt: inv.createdAt, updatedAt: inv.createdAt })) as never[],
     { ordered: false },
   );
 }
@@ -127,9 +129,9 @@ async function cursorAfter(list: (q: InvoiceListQuery) => Promise<{ nextCursor: 
 type Read = [string, () => Promise<unknown>];
 
 async function reads(): Promise<Read[]> {
-  const ids = (await Invoice.find({ ...PARTNER }, { _id: 1 }).limit(500).lean()).map((d) => d._id as string);
-  const someNumber = (await Invoice.findOne({ ...PARTNER }, { number: 1 }).lean())!.number;
-  const someCustomer = (await Customer.findOne({ ...PARTNER }, { externalRef: 1 }).lean())!.externalRef as string;
+  const ids = (await Invoice.find(ownerFilter(PARTNER), { _id: 1 }).limit(500).lean()).map((d) => d._id as string);
+  const someNumber = (await Invoice.findOne(ownerFilter(PARTNER), { number: 1 }).lean())!.number;
+  const someCustomer = (await Customer.findOne({ partnerId: PARTNER.partnerId, smeId: PARTNER.smeId }, { externalRef: 1 }).lean())!.externalRef as string;
   const partnerList = (q: InvoiceListQuery) => listInvoices(PARTNER, q);
   const tenantList = (q: InvoiceListQuery) => listTenantInvoices(TENANT, q);
   const page4 = await cursorAfter(partnerList, 3);
@@ -152,7 +154,7 @@ async function reads(): Promise<Read[]> {
     ['ops stuck (>60 min, 25)', () => stuckInvoices(60, { limit: 25 })],
     ['webhook deliveries of an invoice', () => deliveriesOf(ids[k++ % ids.length])],
     ['evidence of an invoice', () => evidenceOf(ids[k++ % ids.length])],
-    ['customer by externalRef', () => findCustomer({ partnerId: PARTNER.partnerId!, smeId: PARTNER.smeId }, someCustomer)],
+    ['customer by externalRef', () => findCustomer({ partnerId: PARTNER.partnerId, smeId: PARTNER.smeId }, someCustomer)],
     ['maintenance purges (nothing expired)', () => purgeExpiredRecords()],
   ];
 }
@@ -214,12 +216,12 @@ async function main(): Promise<void> {
   const pid = infra.mongo.pid;
   note(`filling ${SMALL} invoices for the Partner SME and for the Tenant`);
   await fill(PARTNER, SMALL);
-  await fill(TENANT_SCOPE, SMALL);
+  await fill(TENANT_REF, SMALL);
   const small = await measure(`${SMALL} invoices`, pid);
   const t = Date.now();
   note(`filling to ${LARGE} each`);
   await fill(PARTNER, LARGE - SMALL);
-  await fill(TENANT_SCOPE, LARGE - SMALL);
+  await fill(TENANT_REF, LARGE - SMALL);
   note(`filled in ${fmt((Date.now() - t) / 1000, 0)} s`);
   const large = await measure(`${LARGE} invoices`, pid);
   console.log(`\nreads, sequential, ${SAMPLES} samples each, ms (p50 / p99)`);

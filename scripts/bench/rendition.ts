@@ -1,5 +1,5 @@
 // npm run bench:rendition — the rendition of a delivered PINT-AE document (src/rendition): parse + HTML, and
-// parse + PDF, for 10, 1,000 and 5,000-line invoices (scripts/bench/pint-ae-docs.ts), one core.
+// parse + PDF, for 10, 1,000 and 5,000-line invoices (sampleInvoice of @einvoice/pint-ae), one core.
 // Targets (issue 37): a 1,000-line invoice renders in under 1 s; memory stays flat on a 5,000-line one
 // (the heap a render needs per line does not grow with the line count, and little is left once it is done).
 // Times are the best of 3, wall clock and this process's CPU time (user + system): on a shared machine the

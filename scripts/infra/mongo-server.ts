@@ -13,9 +13,8 @@ export const FERRETDB_VERSION = '1.24.2';
 /**
  * Connections each of our processes opens to the FerretDB we start (the URI's maxPoolSize; the driver's default is
  * 100). Our FerretDB runs at most 16 write commands at once, and every client connection it serves holds PostgreSQL
- * backends of its own: with 100 per process, PostgreSQL spent ~25 % more CPU per invoice (more backends, each
- * preparing the same statements, and more switches between them). 1,000-invoice bench:e2e bursts, PostgreSQL's CPU
- * per invoice at 4 / 8 / 16 / 100 connections: 10.1 / 10.4 / 13.2 / 13.6 ms. A MONGODB_URI given by the caller keeps
+ * backends of its own: with 100 per process, PostgreSQL spent more CPU per invoice (more backends, each preparing
+ * the same statements, and more switches between them; figures: docs/performance.md). A MONGODB_URI given by the caller keeps
  * its own pool settings.
  */
 export const FERRETDB_CLIENT_POOL = 8;
@@ -49,7 +48,7 @@ export interface MongoHandle {
 
 /**
  * Reuse a reachable server, else mongod on PATH, else FerretDB (built with Go and patched for atomicity) on
- * PostgreSQL when one is reachable, else FerretDB on SQLite. docs/decisions.md "The store" says why.
+ * PostgreSQL when one is reachable, else FerretDB on SQLite. docs/decisions/0024-patched-ferretdb-store.md says why.
  */
 export async function ensureMongo(opts: MongoOptions): Promise<MongoHandle> {
   if (opts.reuseUri && (await pings(opts.reuseUri))) {

@@ -55,8 +55,9 @@ export async function findPostgres(explicitUrl: string | undefined, database: st
 
 /**
  * FerretDB's connections to a PostgreSQL on this machine go without TLS (`sslmode=disable`) unless the URL names an
- * sslmode: pgx's default (`prefer`) encrypted every query on loopback, where it protects nothing, and it cost ~5 % of
- * PostgreSQL's CPU and ~4 % of FerretDB's in a bench:e2e burst (`perf record`: libssl/libcrypto, Go's AES-GCM).
+ * sslmode: pgx's default (`prefer`) encrypted every query on loopback, where it protects nothing, and it cost a share
+ * of PostgreSQL's and FerretDB's CPU in a bench:e2e burst (`perf record`: libssl/libcrypto, Go's AES-GCM; figures:
+ * docs/performance.md).
  */
 export function withoutTlsOnLoopback(url: URL): void {
   if (isLoopback(url) && !url.searchParams.has('sslmode')) url.searchParams.set('sslmode', 'disable');
@@ -68,7 +69,7 @@ export const isLoopback = (url: URL): boolean => ['localhost', '[::1]'].includes
  * A test or benchmark run's database is dropped when the run ends, so its commits need not wait for the WAL to reach
  * the disk (`synchronous_commit = off`, set on that database only; atomicity and isolation are unchanged, only a crash
  * of PostgreSQL or of the machine could lose the last ~0.6 s of commits, of data thrown away anyway). The flushes had
- * cost ~10 % of a bench:e2e burst's CPU (PostgreSQL and the kernel's writeback); `npm start`'s database keeps
+ * cost a share of a bench:e2e burst's CPU (PostgreSQL and the kernel's writeback); `npm start`'s database keeps
  * PostgreSQL's default.
  */
 export const isThrowAwayDatabase = (database: string): boolean => TEST_DATABASE.test(database);
@@ -76,7 +77,7 @@ export const isThrowAwayDatabase = (database: string): boolean => TEST_DATABASE.
 /**
  * A setting for every later session on the database. Used for `default_toast_compression = lz4`: invoice documents
  * are jsonb of a few kilobytes, compressed by TOAST on every write and decompressed on every read, and pglz, the
- * default, was ~0.7 % of a bench:e2e burst's CPU (only new values are written with lz4; older ones stay readable).
+ * default, cost a share of a bench:e2e burst's CPU (only new values are written with lz4; older ones stay readable).
  * Refused (a server built without lz4, a role that does not own the database): said, and the default stays.
  */
 async function setOnDatabase(c: Client, database: string, name: string, value: string): Promise<void> {

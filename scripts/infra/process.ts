@@ -21,8 +21,8 @@ export function startLogged(cmd: string, args: string[], logFile: string, env?: 
 
 /**
  * The environment of the Go servers we start (FerretDB, the Temporal dev server): one Go scheduler thread
- * (GOMAXPROCS=1) unless the caller set GOMAXPROCS. Measured in bench:e2e on the 2-core VMs: FerretDB 21.6 -> 17.6
- * ms and the Temporal dev server 32.3 -> 28.5 ms of CPU per invoice; with a scheduler thread per core, Go's idle
+ * (GOMAXPROCS=1) unless the caller set GOMAXPROCS. Measured in bench:e2e on the 2-core VMs, both spend less CPU per
+ * invoice so (figures: docs/performance.md); with a scheduler thread per core, Go's idle
  * threads spin, steal work and wake each other across cores, and each wake-up is a costly context switch on a
  * virtual machine. Neither server needs more than a core here.
  */
@@ -33,9 +33,9 @@ export function goServerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Proces
 /**
  * FerretDB's environment: goServerEnv, and GOGC=400 unless the caller set GOGC. Go's collector was about a fifth of
  * FerretDB's CPU in a bench:e2e burst (`perf record`): every command decodes and re-encodes whole documents, so it
- * allocates a lot and keeps little (~50 MB resident). Collecting four times less often: FerretDB's CPU per invoice
- * 17.4 -> 14.4-14.9 ms (with TLS to PostgreSQL off too), resident ~50 -> ~60-90 MB. Not for the Temporal dev server:
- * the same setting changed nothing there (26.1 vs 26.0-26.3 ms) and grew it from ~300 to ~500 MB.
+ * allocates a lot and keeps little. Collecting four times less often lowers FerretDB's CPU per invoice for a little
+ * more memory. Not for the Temporal dev server: the same setting changed nothing there and grew its memory (figures:
+ * docs/performance.md).
  */
 export function ferretDbEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const go = goServerEnv(env);

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { topUpAmountProblem } from '../domain/credits';
-import { ServiceError } from '../domain/errors';
-import { AdminError, connectSme, type SmeConnectInput, createPartner, updatePartner } from '../services/admin';
+import { connectSme, type SmeConnectInput, createPartner, updatePartner } from '../services/admin';
 import { topUp, type CreditOwner } from '../services/credits';
 import { webhookUrlProblem } from '../webhooks/url-policy';
 import { createTenant, updateTenant, type TenantChanges, type TenantInput } from '../services/tenants';
@@ -11,7 +10,7 @@ import { DEFAULT_OVERLAP, parseOverlap } from '../credentials/overlap';
 import { cliActor, type AuditActor } from '../services/credential-audit';
 import { rotatePartnerSecret, rotatePartnerWebhookSecret, rotateSmeSecret, rotateTenantSecret, rotateTenantWebhookSecret } from '../services/credential-rotation';
 import { revokePartner, revokeSme, revokeTenantSecret } from '../services/credential-revocation';
-import { UsageError, isHelp, type CliIo } from './io';
+import { isRefusal, usageError, isHelp, type CliIo } from './io';
 import { printWithServices } from './with-services';
 
 const USAGE = `usage:
@@ -46,14 +45,14 @@ export async function adminCommand(args: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const handler = sub ? SUBCOMMANDS[sub] : undefined;
-  if (!handler) throw new UsageError(sub ? `unknown admin command "${sub}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
+  if (!handler) throw usageError(sub ? `unknown admin command "${sub}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
   if (rest.some(isHelp)) {
     io.stdout.write(subcommandUsage(sub!) + '\n');
     return 0;
   }
   const flags = parseFlags(rest, handler.flags);
   const input = handler.check(flags); // argument errors before touching the database
-  return printWithServices(io, `einvoice admin ${sub}`, (err): err is Error => err instanceof AdminError || err instanceof ServiceError, () => handler.run(input));
+  return printWithServices(io, `einvoice admin ${sub}`, isRefusal, () => handler.run(input));
 }
 
 /** The lines of USAGE for one subcommand (its first line and the continuation lines under it). */
@@ -76,7 +75,7 @@ const partnerCreate: Subcommand<{ name: string; mode: 'test' | 'live'; webhookUr
   check(f) {
     const name = required(f, 'name');
     const mode = required(f, 'mode');
-    if (mode !== 'test' && mode !== 'live') throw new UsageError(`--mode must be test or live, got "${mode}"`);
+    if (mode !== 'test' && mode !== 'live') throw usageError(`--mode must be test or live, got "${mode}"`);
     return { name, mode, webhookUrl: webhookUrl(f) };
   },
   run: (input) => createPartner(input),
@@ -89,9 +88,9 @@ const partnerUpdate: Subcommand<{ partnerId: string; webhookUrl?: string; rateLi
     let rateLimit: number | undefined;
     if (f['rate-limit'] !== undefined) {
       rateLimit = Number(f['rate-limit']);
-      if (!Number.isInteger(rateLimit) || rateLimit < 1) throw new UsageError(`--rate-limit must be a positive integer (requests per minute), got "${f['rate-limit']}"`);
+      if (!Number.isInteger(rateLimit) || rateLimit < 1) throw usageError(`--rate-limit must be a positive integer (requests per minute), got "${f['rate-limit']}"`);
     }
-    if (f['webhook-url'] === undefined && rateLimit === undefined) throw new UsageError('nothing to update: pass --webhook-url and/or --rate-limit');
+    if (f['webhook-url'] === undefined && rateLimit === undefined) throw usageError('nothing to update: pass --webhook-url and/or --rate-limit');
     return { partnerId, webhookUrl: f['webhook-url'], rateLimit };
   },
   run: ({ partnerId, webhookUrl: url, rateLimit }) => updatePartner(partnerId, { webhookUrl: url, rateLimitPerMinute: rateLimit }),
@@ -102,7 +101,7 @@ const smeConnect: Subcommand<SmeConnectInput> = {
   flags: ['partner', 'trn', 'name', 'trade-license', 'address-line1', 'city', 'emirate'],
   check(f) {
     const trn = required(f, 'trn');
-    if (!/^\d{15}$/.test(trn)) throw new UsageError(`--trn must be exactly 15 digits, got "${trn}"`);
+    if (!/^\d{15}$/.test(trn)) throw usageError(`--trn must be exactly 15 digits, got "${trn}"`);
     const tradeLicenseNumber = f['trade-license']?.trim() || undefined;
     return { partnerId: required(f, 'partner'), trn, name: required(f, 'name'), tradeLicenseNumber, address: addressOption(f) };
   },
@@ -113,12 +112,12 @@ const smeConnect: Subcommand<SmeConnectInput> = {
 const creditsTopup: Subcommand<{ owner: CreditOwner; amount: number }> = {
   flags: ['sme', 'tenant', 'amount'],
   check(f) {
-    if ((f.sme === undefined) === (f.tenant === undefined)) throw new UsageError('pass exactly one of --sme <smeId> or --tenant <tenantId>');
+    if ((f.sme === undefined) === (f.tenant === undefined)) throw usageError('pass exactly one of --sme <smeId> or --tenant <tenantId>');
     const owner: CreditOwner = f.sme !== undefined ? { kind: 'sme', id: required(f, 'sme') } : { kind: 'tenant', id: required(f, 'tenant') };
     const raw = required(f, 'amount');
     const amount = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
     const problem = topUpAmountProblem(amount);
-    if (problem) throw new UsageError(`--amount: ${problem}, got "${raw}"`);
+    if (problem) throw usageError(`--amount: ${problem}, got "${raw}"`);
     return { owner, amount };
   },
   run: ({ owner, amount }) => topUp(owner, amount),
@@ -129,9 +128,9 @@ const TENANT_FLAGS = ['mode', 'kyb', 'status-url', 'address-line1', 'city', 'emi
 /** The tenant options shared by create and update, checked before the database is touched. */
 function tenantOptions(f: Flags): TenantChanges {
   const mode = f.mode;
-  if (mode !== undefined && !(TENANT_MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be test, sandbox or live, got "${mode}"`);
+  if (mode !== undefined && !(TENANT_MODES as readonly string[]).includes(mode)) throw usageError(`--mode must be test, sandbox or live, got "${mode}"`);
   const kyb = f.kyb;
-  if (kyb !== undefined && kyb !== 'approved' && kyb !== 'pending') throw new UsageError(`--kyb must be approved or pending, got "${kyb}"`);
+  if (kyb !== undefined && kyb !== 'approved' && kyb !== 'pending') throw usageError(`--kyb must be approved or pending, got "${kyb}"`);
   return { mode: mode as TenantMode | undefined, kyb, statusUrl: f['status-url'], address: addressOption(f), tradeLicenseNumber: f['trade-license'] };
 }
 
@@ -139,8 +138,8 @@ function tenantOptions(f: Flags): TenantChanges {
 function addressOption(f: Flags): PartyAddress | undefined {
   const addressFlags = [f['address-line1'], f.city, f.emirate];
   if (!addressFlags.some((v) => v !== undefined)) return undefined;
-  if (addressFlags.some((v) => !v?.trim())) throw new UsageError('the seller address needs all of --address-line1, --city and --emirate');
-  if (!emirateCode(f.emirate)) throw new UsageError(`--emirate: "${f.emirate}" is not an emirate (Abu Dhabi, Dubai, Sharjah, Ajman, Umm Al Quwain, Ras Al Khaimah, Fujairah)`);
+  if (addressFlags.some((v) => !v?.trim())) throw usageError('the seller address needs all of --address-line1, --city and --emirate');
+  if (!emirateCode(f.emirate)) throw usageError(`--emirate: "${f.emirate}" is not an emirate (Abu Dhabi, Dubai, Sharjah, Ajman, Umm Al Quwain, Ras Al Khaimah, Fujairah)`);
   return { line1: f['address-line1']!, city: f.city!, emirate: f.emirate!, country: 'AE' };
 }
 
@@ -149,9 +148,9 @@ const tenantCreate: Subcommand<TenantInput> = {
   flags: ['trn', 'name', 'name-ar', ...TENANT_FLAGS],
   check(f) {
     const trn = required(f, 'trn');
-    if (!/^\d{15}$/.test(trn)) throw new UsageError(`--trn must be exactly 15 digits, got "${trn}"`);
+    if (!/^\d{15}$/.test(trn)) throw usageError(`--trn must be exactly 15 digits, got "${trn}"`);
     const options = tenantOptions(f);
-    if (!options.mode) throw new UsageError('--mode is required (test, sandbox or live)');
+    if (!options.mode) throw usageError('--mode is required (test, sandbox or live)');
     return { trn, name: required(f, 'name'), nameArabic: required(f, 'name-ar'), ...options, mode: options.mode };
   },
   run: (input) => createTenant(input),
@@ -162,7 +161,7 @@ const tenantUpdate: Subcommand<{ tenantId: string; changes: ReturnType<typeof te
   check(f) {
     const tenantId = required(f, 'tenant');
     const changes = tenantOptions(f);
-    if (Object.values(changes).every((v) => v === undefined)) throw new UsageError('nothing to update: pass --mode, --kyb, --status-url, --trade-license or the address flags');
+    if (Object.values(changes).every((v) => v === undefined)) throw usageError('nothing to update: pass --mode, --kyb, --status-url, --trade-license or the address flags');
     return { tenantId, changes };
   },
   run: ({ tenantId, changes }) => updateTenant(tenantId, changes),
@@ -171,7 +170,7 @@ const tenantUpdate: Subcommand<{ tenantId: string; changes: ReturnType<typeof te
 /** `--overlap`, checked before the database is touched; the default when absent. */
 function overlapMs(f: Flags): number {
   const parsed = parseOverlap(f.overlap ?? DEFAULT_OVERLAP);
-  if ('problem' in parsed) throw new UsageError(`--overlap: ${parsed.problem}`);
+  if ('problem' in parsed) throw usageError(`--overlap: ${parsed.problem}`);
   return parsed.ms;
 }
 
@@ -211,13 +210,13 @@ function parseFlags(args: string[], names: string[]): Flags {
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false }).values as Flags;
   } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]);
+    throw usageError((err as Error).message.split('\n')[0]);
   }
 }
 
 function required(flags: Flags, name: string): string {
   const value = flags[name];
-  if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
+  if (value === undefined || value.trim() === '') throw usageError(`--${name} is required`);
   return value;
 }
 
@@ -226,6 +225,6 @@ function webhookUrl(flags: Flags): string | null {
   const url = flags['webhook-url'];
   if (url === undefined) return null;
   const problem = webhookUrlProblem(url);
-  if (problem) throw new UsageError(`--webhook-url: ${problem}`);
+  if (problem) throw usageError(`--webhook-url: ${problem}`);
   return url;
 }

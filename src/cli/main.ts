@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
-import { UsageError, isHelp, type CliIo } from './io';
+import { isServiceError } from '../domain/errors';
+import { USAGE_ERROR, isHelp, type CliIo } from './io';
 
 const USAGE = `usage: einvoice <command> ...   (einvoice <command> --help for each command's usage)
   render BODY.json          print the PINT-AE XML for a Partner InvoiceCreateBody
@@ -40,7 +41,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   try {
     return await load()(args, io);
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (isServiceError(err, USAGE_ERROR)) {
       // One line: the problem, then where the usage is (the command's --help prints it on stdout).
       io.stderr.write(`einvoice ${name}: ${err.message.split('\n')[0]}; einvoice ${name} --help for usage\n`);
       return 2;

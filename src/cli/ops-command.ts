@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { config } from '../config';
-import { findInvoices, OpsError, opsRetry, stuckInvoices } from '../services/invoice-ops';
+import { rerunMigrations } from '../db/migrations';
+import { findInvoices, opsRetry, stuckInvoices } from '../services/invoice-ops';
 import { reconcileInvoices } from '../services/invoice-reconcile';
-import { UsageError, isHelp, type CliIo } from './io';
+import { isRefusal, usageError, isHelp, type CliIo } from './io';
 import { printWithServices, withServices } from './with-services';
 import { replayWebhookCommand, webhookDeliveriesCommand } from './ops-webhook';
 
@@ -27,6 +28,9 @@ const SUBCOMMANDS: Record<string, string> = {
       send the invoice's last status webhook again (a new delivery)`,
   'webhook-deliveries': `einvoice ops webhook-deliveries <invoiceId>
       every webhook delivery of the invoice, with each attempt`,
+  migrate: `einvoice ops migrate
+      run the migrations of stored documents again (each runs by itself once, at the first API, worker or CLI
+      start after an upgrade; all are idempotent). JSON: what each one changed.`,
 };
 
 export const OPS_USAGE = `usage: einvoice ops <subcommand> ...   (support operations; prints JSON)
@@ -40,43 +44,47 @@ const subUsage = (sub: string) => `usage: ${SUBCOMMANDS[sub]}`;
 export async function opsCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === undefined || isHelp(sub)) {
-    if (sub === undefined) throw new UsageError(`missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
+    if (sub === undefined) throw usageError(`missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
     io.stdout.write(OPS_USAGE + '\n');
     return 0;
   }
-  if (!SUBCOMMANDS[sub]) throw new UsageError(`unknown ops command "${sub}"`);
+  if (!SUBCOMMANDS[sub]) throw usageError(`unknown ops command "${sub}"`);
   if (rest.some(isHelp)) {
     io.stdout.write(subUsage(sub) + '\n');
     return 0;
   }
   if (sub === 'retry') {
     const [invoiceId, ...extra] = rest;
-    if (!invoiceId || extra.length) throw new UsageError(subUsage(sub));
-    return printWithServices(io, 'einvoice ops', isOpsError, () => opsRetry(invoiceId));
+    if (!invoiceId || extra.length) throw usageError(subUsage(sub));
+    return printWithServices(io, 'einvoice ops', isRefusal, () => opsRetry(invoiceId));
   }
   if (sub === 'stuck') {
     const f = flags(rest, { 'older-than': 'string', minutes: 'string', limit: 'string' });
-    if (f['older-than'] !== undefined && f.minutes !== undefined) throw new UsageError('pass --older-than or --minutes, not both');
+    if (f['older-than'] !== undefined && f.minutes !== undefined) throw usageError('pass --older-than or --minutes, not both');
     const minutes = f.minutes !== undefined ? nonNegativeInt('--minutes', f.minutes) : duration('--older-than', f['older-than'] ?? '30m');
     const limit = f.limit === undefined ? 1000 : positiveInt('--limit', f.limit);
-    return printWithServices(io, 'einvoice ops', isOpsError, async () => {
+    return printWithServices(io, 'einvoice ops', isRefusal, async () => {
       const found = await stuckInvoices(minutes, { limit, onProgress: progress(io, 'stuck', 'workflows described') });
       if (found.length === limit) io.stderr.write(`einvoice ops stuck: showing the oldest ${limit}; pass --limit for more\n`);
       return found;
     });
   }
+  if (sub === 'migrate') {
+    if (rest.length) throw usageError(subUsage(sub));
+    return printWithServices(io, 'einvoice ops', isRefusal, () => rerunMigrations());
+  }
   if (sub === 'find') {
     const f = flags(rest, { number: 'string', trn: 'string' });
     const number = f.number?.trim();
-    if (!number) throw new UsageError(`--number is required\n${subUsage(sub)}`);
-    if (f.trn !== undefined && !/^\d{15}$/.test(f.trn)) throw new UsageError(`--trn must be exactly 15 digits, got "${f.trn}"`);
-    return printWithServices(io, 'einvoice ops', isOpsError, () =>
+    if (!number) throw usageError(`--number is required\n${subUsage(sub)}`);
+    if (f.trn !== undefined && !/^\d{15}$/.test(f.trn)) throw usageError(`--trn must be exactly 15 digits, got "${f.trn}"`);
+    return printWithServices(io, 'einvoice ops', isRefusal, () =>
       findInvoices({ number, trn: f.trn }, { namespace: config().temporalNamespace, webUiUrl: process.env.TEMPORAL_UI_URL || undefined }),
     );
   }
   if (sub === 'reconcile') {
     const f = flags(rest, { 'dry-run': 'boolean', 'older-than': 'string', partner: 'string', tenant: 'string' });
-    if (f.partner !== undefined && f.tenant !== undefined) throw new UsageError('pass --partner or --tenant, not both');
+    if (f.partner !== undefined && f.tenant !== undefined) throw usageError('pass --partner or --tenant, not both');
     const olderThanMinutes = duration('--older-than', (f['older-than'] as string | undefined) ?? '2m');
     return withServices(async () => {
       const summary = await reconcileInvoices({
@@ -102,7 +110,7 @@ function flags<T extends FlagTypes>(args: string[], types: T): { [K in keyof T]?
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false }).values as never;
   } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]);
+    throw usageError((err as Error).message.split('\n')[0]);
   }
 }
 
@@ -111,19 +119,19 @@ const UNITS: Record<string, number> = { s: 1 / 60, m: 1, h: 60, d: 24 * 60 };
 /** "30m", "45s", "2h", "1d", or a bare number of minutes; in minutes. */
 export function duration(flag: string, value: string): number {
   const m = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(value.trim());
-  if (!m) throw new UsageError(`${flag} must be a duration such as 45s, 30m, 2h or 1d, got "${value}"`);
+  if (!m) throw usageError(`${flag} must be a duration such as 45s, 30m, 2h or 1d, got "${value}"`);
   return Number(m[1]) * UNITS[m[2] || 'm'];
 }
 
 function nonNegativeInt(flag: string, value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new UsageError(`${flag} must be a non-negative integer, got "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw usageError(`${flag} must be a non-negative integer, got "${value}"`);
   return n;
 }
 
 function positiveInt(flag: string, value: string): number {
   const n = nonNegativeInt(flag, value);
-  if (n < 1) throw new UsageError(`${flag} must be at least 1, got "${value}"`);
+  if (n < 1) throw usageError(`${flag} must be at least 1, got "${value}"`);
   return n;
 }
 
@@ -134,4 +142,3 @@ function progress(io: CliIo, sub: string, what: string) {
   };
 }
 
-const isOpsError = (err: unknown): err is OpsError => err instanceof OpsError;

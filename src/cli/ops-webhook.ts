@@ -1,7 +1,7 @@
 import { webhookWorkflowId } from '../temporal/contract';
-import { deliveriesOf, WebhookError } from '../webhooks/deliveries';
+import { deliveriesOf, isWebhookError } from '../webhooks/deliveries';
 import { replayStatusWebhook } from '../webhooks/start';
-import { UsageError, type CliIo } from './io';
+import { usageError, type CliIo } from './io';
 import { printWithServices } from './with-services';
 
 // Support operations on invoice.status_changed webhooks; `einvoice ops` dispatches here. Prints JSON.
@@ -25,8 +25,6 @@ export async function webhookDeliveriesCommand(args: string[], io: CliIo): Promi
 
 function single(args: string[], usage: string): string {
   const [value, ...extra] = args;
-  if (!value || value.startsWith('-') || extra.length) throw new UsageError(usage);
+  if (!value || value.startsWith('-') || extra.length) throw usageError(usage);
   return value;
 }
-
-const isWebhookError = (err: unknown): err is WebhookError => err instanceof WebhookError;

@@ -6,7 +6,7 @@ import { verifyTrnChain } from '../records/chain-verify';
 import { purgeRecords } from '../records/records-purge';
 import { parseRetentionYears } from '../records/retention';
 import { setLegalHold, setRetentionYears, type HoldTarget } from '../records/retention-policy';
-import { UsageError, isHelp, type CliIo } from './io';
+import { usageError, isHelp, type CliIo } from './io';
 import { withServices } from './with-services';
 
 const TRN = /^\d{15}$/;
@@ -59,14 +59,14 @@ ${[...Object.values(SUBCOMMANDS), ...exportUsage()].map((u) => `  ${u}`).join('\
 
 export async function recordsCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === undefined) throw new UsageError(`missing subcommand (${[...Object.keys(SUBCOMMANDS), 'export'].join(', ')})`);
+  if (sub === undefined) throw usageError(`missing subcommand (${[...Object.keys(SUBCOMMANDS), 'export'].join(', ')})`);
   if (isHelp(sub)) {
     io.stdout.write(recordsUsage() + '\n');
     return 0;
   }
   const exporter = exportModule();
   if (exporter?.isRecordsExportCommand(args)) return exporter.recordsExportCommand(args, io);
-  if (!SUBCOMMANDS[sub]) throw new UsageError(`unknown records command "${sub}"`);
+  if (!SUBCOMMANDS[sub]) throw usageError(`unknown records command "${sub}"`);
   if (rest.some(isHelp)) {
     io.stdout.write(`usage: ${SUBCOMMANDS[sub]}\n`);
     return 0;
@@ -82,14 +82,14 @@ function flags<T extends Record<string, 'string' | 'boolean'>>(args: string[], t
     const options = Object.fromEntries(Object.entries(types).map(([n, type]) => [n, { type }]));
     return parseArgs({ args, options, strict: true, allowPositionals: false }).values as never;
   } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]);
+    throw usageError((err as Error).message.split('\n')[0]);
   }
 }
 
 async function verifyCommand(args: string[], io: CliIo): Promise<number> {
   const f = flags(args, { trn: 'string' });
-  if (!f.trn) throw new UsageError('--trn is required: the seller TRN whose chain to verify (15 digits), or --archive <file> for an export');
-  if (!TRN.test(f.trn)) throw new UsageError(`--trn must be exactly 15 digits, got "${f.trn}"`);
+  if (!f.trn) throw usageError('--trn is required: the seller TRN whose chain to verify (15 digits), or --archive <file> for an export');
+  if (!TRN.test(f.trn)) throw usageError(`--trn must be exactly 15 digits, got "${f.trn}"`);
   const trn = f.trn;
   return withServices(async () => {
     const report = await verifyTrnChain(trn);
@@ -102,10 +102,10 @@ async function verifyCommand(args: string[], io: CliIo): Promise<number> {
 
 async function purgeCommand(args: string[], io: CliIo): Promise<number> {
   const f = flags(args, { before: 'string', 'dry-run': 'boolean', yes: 'boolean', trn: 'string' });
-  if (f.trn !== undefined && !TRN.test(f.trn)) throw new UsageError(`--trn must be exactly 15 digits, got "${f.trn}"`);
-  if (!f.before) throw new UsageError('--before <YYYY-MM-DD> is required: records whose retention ended before that date are purged');
-  if (!DATE.test(f.before) || Number.isNaN(Date.parse(`${f.before}T00:00:00Z`))) throw new UsageError(`--before must be a date YYYY-MM-DD, got "${f.before}"`);
-  if (f['dry-run'] === f.yes) throw new UsageError('pass exactly one of --dry-run (list what would go) or --yes (remove it)');
+  if (f.trn !== undefined && !TRN.test(f.trn)) throw usageError(`--trn must be exactly 15 digits, got "${f.trn}"`);
+  if (!f.before) throw usageError('--before <YYYY-MM-DD> is required: records whose retention ended before that date are purged');
+  if (!DATE.test(f.before) || Number.isNaN(Date.parse(`${f.before}T00:00:00Z`))) throw usageError(`--before must be a date YYYY-MM-DD, got "${f.before}"`);
+  if (f['dry-run'] === f.yes) throw usageError('pass exactly one of --dry-run (list what would go) or --yes (remove it)');
   const before = new Date(`${f.before}T00:00:00Z`);
   const by = `einvoice records purge (${cliActor().name})`;
   return withServices(async () => {
@@ -118,7 +118,7 @@ async function purgeCommand(args: string[], io: CliIo): Promise<number> {
 function owner(f: { sme?: string; tenant?: string; invoice?: string }, allowInvoice: boolean): HoldTarget {
   const kinds: ('sme' | 'tenant' | 'invoice')[] = allowInvoice ? ['sme', 'tenant', 'invoice'] : ['sme', 'tenant'];
   const given = kinds.filter((k) => f[k] !== undefined);
-  if (given.length !== 1) throw new UsageError(`pass exactly one of ${allowInvoice ? '--sme, --tenant or --invoice' : '--sme or --tenant'}`);
+  if (given.length !== 1) throw usageError(`pass exactly one of ${allowInvoice ? '--sme, --tenant or --invoice' : '--sme or --tenant'}`);
   const k = given[0];
   return { [k]: f[k] as string } as HoldTarget;
 }
@@ -126,13 +126,13 @@ function owner(f: { sme?: string; tenant?: string; invoice?: string }, allowInvo
 async function retentionCommand(args: string[], io: CliIo): Promise<number> {
   const f = flags(args, { sme: 'string', tenant: 'string', years: 'string', default: 'boolean' });
   const target = owner(f, false) as { sme: string } | { tenant: string };
-  if ((f.years === undefined) === (f.default !== true)) throw new UsageError('pass exactly one of --years <N> or --default');
+  if ((f.years === undefined) === (f.default !== true)) throw usageError('pass exactly one of --years <N> or --default');
   let years: number | null = null;
   if (f.years !== undefined) {
     try {
       years = parseRetentionYears(f.years, '--years');
     } catch (err) {
-      throw new UsageError((err as Error).message);
+      throw usageError((err as Error).message);
     }
   }
   return withServices(async () => {
@@ -145,7 +145,7 @@ async function retentionCommand(args: string[], io: CliIo): Promise<number> {
 async function holdCommand(args: string[], io: CliIo): Promise<number> {
   const f = flags(args, { sme: 'string', tenant: 'string', invoice: 'string', on: 'boolean', off: 'boolean' });
   const target = owner(f, true);
-  if ((f.on === true) === (f.off === true)) throw new UsageError('pass exactly one of --on or --off');
+  if ((f.on === true) === (f.off === true)) throw usageError('pass exactly one of --on or --off');
   return withServices(async () => {
     if (!(await setLegalHold(target, f.on === true))) return notFound(io, target);
     io.stdout.write(JSON.stringify({ ...target, legalHold: f.on === true }) + '\n');

@@ -11,7 +11,7 @@ import { verifyArchive } from '../records/archive-verify';
 import { exportArchive, newSummary } from '../records/export-archive';
 import { resolveExportPeriod } from '../records/export-period';
 import { trnSource } from '../records/export-source';
-import { UsageError, isHelp, type CliIo } from './io';
+import { usageError, isHelp, type CliIo } from './io';
 import { withServices } from './with-services';
 
 export const RECORDS_EXPORT_USAGE = `einvoice records export --trn <seller TRN> --from <YYYY-MM-DD> --to <YYYY-MM-DD> --out <file.tar> [--mode live|sandbox|test]
@@ -45,24 +45,24 @@ function flags<T extends Record<string, 'string'>>(args: string[], options: T): 
     const { values } = parseArgs({ args, options: Object.fromEntries(Object.entries(options).map(([k, type]) => [k, { type }])), strict: true, allowPositionals: false });
     return values as { [K in keyof T]?: string };
   } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]);
+    throw usageError((err as Error).message.split('\n')[0]);
   }
 }
 
 async function exportCommand(args: string[], io: CliIo): Promise<number> {
   const f = flags(args, { trn: 'string', from: 'string', to: 'string', out: 'string', mode: 'string' });
-  if (!f.trn) throw new UsageError('--trn is required: the seller TRN whose records to export (15 digits)');
-  if (!TRN_PATTERN.test(f.trn)) throw new UsageError(`--trn ${f.trn} is not a TRN: send the seller's TRN, exactly 15 digits`);
-  if (!f.out) throw new UsageError('--out is required: the file to write the archive to (e.g. records.tar)');
+  if (!f.trn) throw usageError('--trn is required: the seller TRN whose records to export (15 digits)');
+  if (!TRN_PATTERN.test(f.trn)) throw usageError(`--trn ${f.trn} is not a TRN: send the seller's TRN, exactly 15 digits`);
+  if (!f.out) throw usageError('--out is required: the file to write the archive to (e.g. records.tar)');
   const mode = f.mode ?? 'live';
-  if (!MODES.includes(mode)) throw new UsageError(`--mode ${mode} is not one of ${MODES.join(', ')}`);
+  if (!MODES.includes(mode)) throw usageError(`--mode ${mode} is not one of ${MODES.join(', ')}`);
   const period = resolveExportPeriod({ from: f.from, to: f.to }, { from: '--from', to: '--to' });
-  if (!period.value) throw new UsageError(period.errors.map((e) => e.message).join('; '));
+  if (!period.value) throw usageError(period.errors.map((e) => e.message).join('; '));
   const { from, to } = period.value;
   const out = f.out;
   return withServices(async () => {
     const source = await trnSource(f.trn!, mode);
-    if (!source.scopes.length) {
+    if (!source.owners.length) {
       io.stderr.write(`einvoice records export: no SME or tenant has TRN ${f.trn}: check the TRN (einvoice ops find --number <an invoice number> shows an invoice's seller TRN)\n`);
       return 1;
     }
@@ -83,7 +83,7 @@ async function exportCommand(args: string[], io: CliIo): Promise<number> {
 
 async function verifyArchiveCommand(args: string[], io: CliIo): Promise<number> {
   const f = flags(args, { archive: 'string' });
-  if (!f.archive) throw new UsageError('--archive is required: the export file to check');
+  if (!f.archive) throw usageError('--archive is required: the export file to check');
   try {
     await fs.access(f.archive);
   } catch {

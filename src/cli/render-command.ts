@@ -8,7 +8,8 @@
 // I/O is injected so tests run the command in-process.
 import { validateInvoiceBody } from '../domain/invoice-schema';
 import { preSubmitCheck, renderInvoice } from '@einvoice/pint-ae';
-import { documentView, RenditionInputError } from '../rendition/document-view';
+import { isServiceError } from '../domain/errors';
+import { documentView, UNREADABLE_DOCUMENT } from '../rendition/document-view';
 import { documentHtml } from '../rendition/html';
 import { documentPdf } from '../rendition/pdf';
 
@@ -102,7 +103,7 @@ async function writeRendition(xml: string, format: 'html' | 'pdf', io: RenderCom
   try {
     view = documentView(xml);
   } catch (err) {
-    if (!(err instanceof RenditionInputError)) throw err;
+    if (!isServiceError(err, UNREADABLE_DOCUMENT)) throw err;
     io.stderr.write(`einvoice render: ${file}: ${oneLine(err.message)}\n`);
     return 1;
   }

@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import { migrateStore } from './migrations';
 
 /** One mongoose connection per process; models are registered on the default connection. */
 export async function connectMongo(uri: string): Promise<typeof mongoose> {
@@ -6,6 +7,8 @@ export async function connectMongo(uri: string): Promise<typeof mongoose> {
   // FerretDB 1.x and MongoDB both: no autoIndex races at request time, build indexes at start.
   mongoose.set('strictQuery', true);
   await mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000, autoIndex: false });
+  // Documents of an older shape first: the indexes built next are declared for the current one.
+  await migrateStore();
   await syncIndexes();
   return mongoose;
 }

@@ -1,7 +1,7 @@
 // POST /v1/credit-notes (SPEC 2.2 "Credit-note body", 4.2): the body's shape, and the credit note's internal
 // invoice body built from the original invoice's stored body. Pure code: no I/O.
 //
-// Decisions (where SPEC 2.2 and 4.2 leave room; also in docs/decisions.md "Tenant credit notes"):
+// Decisions (where SPEC 2.2 and 4.2 leave room; also in docs/decisions/0031-tenant-credit-notes.md):
 // - The body names an amount, not lines. SPEC 2.2 rule 2: a credit note carries positive quantities and prices
 //   (the document type conveys the reversal), so the negative grossAmount becomes positive amounts:
 //   - |grossAmount| = the original's VAT-inclusive total: a full credit, the original's lines unchanged.
@@ -18,7 +18,7 @@
 //   description and in the stored input.
 // - issueDate may not precede the original's issue date (a note cannot adjust an invoice not yet issued).
 import Joi from 'joi';
-import { isIsoDate } from './invoice-schema';
+import { isIsoDate, str } from './schema-helpers';
 import { type CreditNoteReasonCode, type FieldError, type InvoiceCreateBody, type InvoiceLine, decimalPlaces, fils, filsText, taxCategoryInfo, computeAmounts } from '@einvoice/pint-ae';
 import { TENANT_REASON_CODE_MAP, DEFAULT_TENANT_UNIT } from './tenant-invoice-input';
 import { TENANT_REASON_CODES } from './tenant-invoice-types';
@@ -32,7 +32,6 @@ export interface CreditNoteInput {
   totals: { grossAmount: number };
 }
 
-const str = () => Joi.string().trim();
 const isoDate = () =>
   str().custom((v: string, h) => (isIsoDate(v) ? v : h.error('any.invalid')), 'YYYY-MM-DD date').messages({ 'any.invalid': '{{#label}} must be a date YYYY-MM-DD' });
 

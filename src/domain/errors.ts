@@ -1,6 +1,6 @@
 // The one family of errors a service raises about a caller's request: HTTP status, machine code, title, a
 // sentence saying what to send instead, and structured meta. Each API surface maps it to its own wire shape
-// (the Partner API's problem+json in src/http/problem.ts; the Tenant API's {code, humanMessage, meta}).
+// (src/http/problem.ts: the Partner API's problem+json, the Tenant API's {code, humanMessage, meta}).
 import type { FieldError } from '@einvoice/pint-ae';
 
 export interface ServiceErrorOptions {
@@ -35,6 +35,11 @@ export class ServiceError extends Error {
   get kind(): string {
     return this.code;
   }
+}
+
+/** Is `err` a ServiceError (of one of `codes`, when any are given)? */
+export function isServiceError(err: unknown, ...codes: string[]): err is ServiceError {
+  return err instanceof ServiceError && (codes.length === 0 || codes.includes(err.code));
 }
 
 // Constructors for the errors every route can raise, so codes and titles stay consistent.

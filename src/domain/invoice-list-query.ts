@@ -1,11 +1,12 @@
 // GET /v1/partner/invoices: the query's rules, the opaque cursor and the MongoDB filter. Pure.
 import Joi from 'joi';
 import type { InvoiceStatus } from './invoice-status';
-import { isIsoDate, type FieldError } from './invoice-schema';
+import type { FieldError } from './invoice-schema';
+import { isIsoDate } from './schema-helpers';
 
 /**
  * A status a list may filter on: a stored status, or `held` (Partner API only): a stored draft with a heldReason,
- * which the pre-submit checks refused (docs/decisions.md "Status model").
+ * which the pre-submit checks refused (docs/decisions/0035-status-model-held.md).
  */
 export type ListStatus = InvoiceStatus | 'held';
 
@@ -93,11 +94,12 @@ function decodeCursor(text: string): ListCursor | null {
 }
 
 /**
- * Keyset pagination on (createdAt desc, _id desc): a page starts strictly after the cursor, so invoices created
- * while a client pages arrive before its first page and never shift later pages (no duplicates, no gaps).
+ * The owner's invoices (`owner`: src/domain/owner.ts ownerFilter) that match the query. Keyset pagination on
+ * (createdAt desc, _id desc): a page starts strictly after the cursor, so invoices created while a client pages
+ * arrive before its first page and never shift later pages (no duplicates, no gaps).
  */
-export function listFilter(scope: { partnerId: string | null; smeId: string }, q: InvoiceListQuery): Record<string, unknown> {
-  const filter: Record<string, unknown> = { partnerId: scope.partnerId, smeId: scope.smeId };
+export function listFilter(owner: Record<string, unknown>, q: InvoiceListQuery): Record<string, unknown> {
+  const filter: Record<string, unknown> = { ...owner };
   const and: Record<string, unknown>[] = [];
   if (q.status?.length) {
     const status = statusFilter(q.status);
@@ -123,7 +125,7 @@ export const WINDOW_DAYS_LISTED = 62;
 /**
  * Every day from `from` to `to` (YYYY-MM-DD, inclusive), or null beyond WINDOW_DAYS_LISTED days. Beside the range,
  * `issueDate: {$in: days}` changes no answer (every write path stores issueDate as a YYYY-MM-DD date, isIsoDate)
- * and lets the store take the window day by day from the {smeId, issueDate, createdAt} index, newest first.
+ * and lets the store take the window day by day from the {numberScope, issueDate, createdAt} index, newest first.
  */
 export function daysBetween(from: string, to: string): string[] | null {
   const day = 86_400_000;

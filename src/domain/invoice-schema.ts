@@ -3,6 +3,8 @@
 // checks that hold an invoice (HTTP 201 held) are in pre-submit.ts. Pure code.
 import Joi from 'joi';
 import { CREDIT_NOTE_REASON_CODES, DOCUMENT_TYPES, INVOICE_TYPES, ITEM_TYPES, LEGAL_REGISTRATION_TYPES, PAYMENT_MEANS_CODES, SHORT_TAX_CODES, TAX_CATEGORIES, type FieldError, type InvoiceCreateBody } from '@einvoice/pint-ae';
+import { joiFieldError, type DocumentWords } from './joi-errors';
+import { countryCode as country, isoDate as date, JOI_OPTIONS, str, trnString as trn } from './schema-helpers';
 
 // The invoice model is @einvoice/pint-ae's (what renderInvoice takes); re-exported for the schema's users.
 export {
@@ -36,25 +38,6 @@ export interface BulkInvoiceItem extends InvoiceCreateBody {
   externalRef?: string;
 }
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A calendar date written YYYY-MM-DD (what PINT-AE's ibr-073 accepts). */
-export function isIsoDate(value: string): boolean {
-  const m = DATE_RE.exec(value);
-  if (!m) return false;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  if (mo < 1 || mo > 12 || d < 1) return false;
-  const days = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-  return d <= days[mo - 1];
-}
-
-const str = () => Joi.string().trim();
-const date = () =>
-  str().custom((value: string, helpers) => (isIsoDate(value) ? value : helpers.error('date.iso')), 'YYYY-MM-DD date');
-const country = () => str().length(2).pattern(/^[A-Za-z]*$/).uppercase();
-const trn = () => str().pattern(/^\d{15}$/);
 /** Accepts the code as a string ("30") or a JSON number (30); the value is always the string. */
 const codeOf = (codes: readonly string[]) =>
   Joi.any().custom((v: unknown, helpers) => {
@@ -149,101 +132,28 @@ export const bulkInvoiceItemSchema: Joi.ObjectSchema<BulkInvoiceItem> = Joi.obje
   externalRef: str().max(128),
 });
 
-const OPTIONS: Joi.ValidationOptions = { abortEarly: false, errors: { wrap: { label: false } } };
-
-/** Hints saying what to send, by the last segment of the path (field name). */
-const FORMAT_HINTS: Record<string, string> = {
-  trn: 'must be the 15-digit tax registration number (digits only, e.g. "100123456700003")',
-  country: 'must be an ISO 3166-1 alpha-2 country code such as "AE"',
-  passportCountry: 'must be the ISO 3166-1 alpha-2 code of the issuing country, such as "IN"',
-  email: 'must be an e-mail address such as "accounts@example.ae", or null',
+/** The Partner API's words in the messages of joi-errors.ts. */
+const PARTNER_WORDS: DocumentWords = {
+  bodyName: ' (InvoiceCreateBody)',
+  itemsName: 'invoice line objects',
+  requiredHints: {
+    seller: ': send an InvoiceParty object {name, country, address: {line1, city, emirate}, trn}',
+    buyer: ': send an InvoiceParty object {name, country, address: {line1, city, emirate}, trn}',
+    lines: ': send at least one line {description, quantity, unitPrice, vatRate}',
+    currency: ': send "AED"',
+    issueDate: ': send the issue date as YYYY-MM-DD',
+    trn: ': send the supplier TRN (15 digits)',
+    vatRate: ': send the VAT rate as a decimal fraction (0.05 for 5 %, 0 for zero-rated, exempt or out of scope)',
+  },
+  formatHints: {
+    trn: 'must be the 15-digit tax registration number (digits only, e.g. "100123456700003")',
+    country: 'must be an ISO 3166-1 alpha-2 country code such as "AE"',
+    passportCountry: 'must be the ISO 3166-1 alpha-2 code of the issuing country, such as "IN"',
+    email: 'must be an e-mail address such as "accounts@example.ae", or null',
+  },
+  unknownFieldOwners: { externalRef: 'InvoiceCreateBody (externalRef is only accepted on bulk items)' },
+  lengthWithLimit: true,
 };
-
-/** joi's type errors, in words (shared by the Tenant API's reader). */
-export const TYPE_NAMES: Record<string, string> = {
-  'string.base': 'a string',
-  'number.base': 'a number',
-  'object.base': 'an object',
-  'array.base': 'an array',
-  'boolean.base': 'true or false',
-  'alternatives.types': 'a string',
-};
-
-/** `lines[0].vatRate` from ['lines', 0, 'vatRate']. */
-export function jsonPath(path: ReadonlyArray<string | number>): string {
-  let out = '';
-  for (const seg of path) {
-    if (typeof seg === 'number') out += `[${seg}]`;
-    else out += out ? `.${seg}` : seg;
-  }
-  return out;
-}
-
-function toFieldError(d: Joi.ValidationErrorItem): FieldError {
-  const path = jsonPath(d.path);
-  const field = String(d.path[d.path.length - 1] ?? '');
-  const ctx = d.context ?? {};
-  const where = path || 'body';
-  switch (d.type) {
-    case 'any.required':
-      return { code: 'required', path, message: `${where} is required${requiredHint(field)}` };
-    case 'object.unknown':
-      return {
-        code: 'unknown_field',
-        path,
-        message: `${where} is not a field of ${field === 'externalRef' ? 'InvoiceCreateBody (externalRef is only accepted on bulk items)' : 'this object'}: remove it or check its spelling`,
-      };
-    case 'any.only': {
-      const valids = (ctx.valids as unknown[] | undefined)?.filter((v) => !(SHORT_TAX_CODES as readonly unknown[]).includes(v)) ?? [];
-      return { code: 'invalid_enum', path, message: `${where} must be one of: ${valids.join(', ')}` };
-    }
-    case 'string.max':
-      return { code: 'too_long', path, message: `${where} must be at most ${ctx.limit} characters long` };
-    case 'string.length':
-      return { code: 'invalid_length', path, message: `${where} must be exactly ${ctx.limit} characters long; ${FORMAT_HINTS[field] ?? ''}`.replace(/; $/, '') };
-    case 'string.pattern.base':
-    case 'string.email':
-      return { code: 'invalid_format', path, message: `${where} ${FORMAT_HINTS[field] ?? 'has an invalid format'}` };
-    case 'date.iso':
-      return { code: 'invalid_format', path, message: `${where} must be a calendar date written YYYY-MM-DD, e.g. "2025-02-07"` };
-    case 'string.empty':
-      return { code: 'empty', path, message: `${where} must not be empty: send a value or leave the field out` };
-    case 'array.min':
-      return { code: 'too_short', path, message: `${where} must contain at least ${ctx.limit} item` };
-    case 'array.sparse':
-    case 'array.includesRequiredUnknowns':
-      return { code: 'required', path, message: `${where} must contain invoice line objects` };
-    case 'object.base':
-      if (d.path.length === 0) return { code: 'invalid_type', path: '', message: 'the body must be a JSON object (InvoiceCreateBody)' };
-      return { code: 'invalid_type', path, message: `${where} must be an object` };
-    case 'number.infinity':
-    case 'number.unsafe':
-      return { code: 'invalid_number', path, message: `${where} must be a finite number` };
-    default:
-      if (TYPE_NAMES[d.type]) return { code: 'invalid_type', path, message: `${where} must be ${TYPE_NAMES[d.type]}` };
-      return { code: 'invalid_value', path, message: `${where}: ${d.message}` };
-  }
-}
-
-function requiredHint(field: string): string {
-  switch (field) {
-    case 'seller':
-    case 'buyer':
-      return ': send an InvoiceParty object {name, country, address: {line1, city, emirate}, trn}';
-    case 'lines':
-      return ': send at least one line {description, quantity, unitPrice, vatRate}';
-    case 'currency':
-      return ': send "AED"';
-    case 'issueDate':
-      return ': send the issue date as YYYY-MM-DD';
-    case 'trn':
-      return ': send the supplier TRN (15 digits)';
-    case 'vatRate':
-      return ': send the VAT rate as a decimal fraction (0.05 for 5 %, 0 for zero-rated, exempt or out of scope)';
-    default:
-      return '';
-  }
-}
 
 /**
  * Shape validation of a request body (joi, all errors at once). Returns the value with defaults
@@ -258,7 +168,7 @@ export function validateInvoiceBody(
   if (body === null || body === undefined || typeof body !== 'object' || Array.isArray(body)) {
     return { errors: [{ code: 'invalid_type', path: '', message: 'the body must be a JSON object (InvoiceCreateBody)' }] };
   }
-  const { value, error } = schema.validate(body, OPTIONS);
+  const { value, error } = schema.validate(body, JOI_OPTIONS);
   if (!error) return { value: value as InvoiceCreateBody, errors: [] };
-  return { errors: error.details.map(toFieldError) };
+  return { errors: error.details.map((d) => joiFieldError(d, 'document', PARTNER_WORDS)) };
 }

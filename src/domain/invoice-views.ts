@@ -19,7 +19,7 @@ export interface InvoiceRecord {
 }
 
 /**
- * The status the Partner API shows (docs/decisions.md "Status model"): the stored status, except that an invoice the
+ * The status the Partner API shows (docs/decisions/0035-status-model-held.md): the stored status, except that an invoice the
  * pre-submit checks held (stored as a draft with a heldReason) is `held`, in every answer: POST, bulk, GET, list.
  * A draft without a heldReason is one whose automatic start failed (retry it).
  */

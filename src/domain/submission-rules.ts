@@ -44,7 +44,7 @@ export function issueYearOf(issueDate: string): number {
 }
 
 /**
- * Issue-date limits (DESIGN "issue date"; docs/decisions.md "Issue date limits"). A tax invoice is due within 14
+ * Issue-date limits (DESIGN "issue date"; docs/decisions/0062-issue-date-limits.md). A tax invoice is due within 14
  * days of the supply (UAE VAT Decree-Law No. 8 of 2017, art. 67; the e-invoicing mandate fines each late one), so
  * an older date is accepted with a late_issuance warning. Past five years it is refused: the tax record period
  * (five years from the end of the tax period: Decree-Law art. 78, Cabinet Decision No. 74 of 2023 art. 3) and our

@@ -58,7 +58,8 @@
 //   preceding invoice's date on credit and debit notes; without it pre-submit holds the note).
 import Joi from 'joi';
 import { UNECE_REC20, EMIRATE_NAMES, emirateCode, type EmirateCode, type CreditNoteReasonCode, type DocumentType, type FieldError, type InvoiceCreateBody, type InvoiceLine, type InvoiceParty, type PartyAddress, dec, fils, computeTotals, type InvoiceTotals } from '@einvoice/pint-ae';
-import { isIsoDate, jsonPath, TYPE_NAMES } from './invoice-schema';
+import { joiFieldError, type DocumentWords } from './joi-errors';
+import { countryCode as country, isoDate as date, JOI_OPTIONS, str, trnString } from './schema-helpers';
 import { customerReference, GOODS_TYPE_CODES, GOODS_TYPE_HINT, onlyExemptOrOutOfScope } from './tenant-rule-checks';
 import {
   TENANT_INVOICE_TYPES,
@@ -100,11 +101,8 @@ const PRECEDENCE: readonly TenantInputCode[] = ['invalid_body', 'unknown_tax', '
 // ---------------------------------------------------------------------------------------------------------
 // joi schemas. Field rules only; what needs the registration or computed amounts is checked afterwards.
 
-const str = () => Joi.string().trim();
-const date = () => str().custom((v: string, h) => (isIsoDate(v) ? v : h.error('date.iso')), 'YYYY-MM-DD date');
-const country = () => str().length(2).pattern(/^[A-Za-z]*$/).uppercase();
 /** SPEC 2.2 "15 digits"; PINT-AE's stricter form (1...03) is a pre-submit check. */
-const trn = () => str().pattern(/^\d{15}$/);
+const trn = trnString;
 /** An empty Arabic name is arabic_seller_name_required (SPEC 7.2), not invalid_body: joi lets '' through. */
 const arabicName = () => str().max(300).allow('');
 const unit = () => str().custom((v: string, h) => (UNECE_REC20.has(v) ? v : h.error('unit.unknown')), 'UN/ECE Rec 20 code');
@@ -224,8 +222,6 @@ export const tenantAlternativeInputSchema: Joi.ObjectSchema<TenantAlternativeInp
   totals: Joi.object({ netAmount: clientAmount(), taxAmount: clientAmount(), grossAmount: clientAmount() }),
 });
 
-const OPTIONS: Joi.ValidationOptions = { abortEarly: false, errors: { wrap: { label: false } } };
-
 // ---------------------------------------------------------------------------------------------------------
 // Findings
 
@@ -235,74 +231,26 @@ interface Finding {
   error: FieldError;
 }
 
-const REQUIRED_HINTS: Record<string, string> = {
-  taxCategory: ': send the VAT category of the line, one of ' + TENANT_TAX_CATEGORIES.join(', '),
-  tax: ': send a tax name (' + TENANT_TAX_NAMES.join(', ') + ') or taxPercent',
-  referencedInvoiceNumber: ': credit and debit notes name the invoice they adjust',
-  reasonCode: ': credit and debit notes carry one of ' + TENANT_REASON_CODES.join(', '),
-  currency: ': send "AED"',
-  lines: ': send at least one line',
-  items: ': send at least one item',
+/** The Tenant API's words in the messages of joi-errors.ts. */
+const TENANT_WORDS: DocumentWords = {
+  bodyName: '',
+  itemsName: 'objects',
+  requiredHints: {
+    taxCategory: ': send the VAT category of the line, one of ' + TENANT_TAX_CATEGORIES.join(', '),
+    tax: ': send a tax name (' + TENANT_TAX_NAMES.join(', ') + ') or taxPercent',
+    referencedInvoiceNumber: ': credit and debit notes name the invoice they adjust',
+    reasonCode: ': credit and debit notes carry one of ' + TENANT_REASON_CODES.join(', '),
+    currency: ': send "AED"',
+    lines: ': send at least one line',
+    items: ': send at least one item',
+  },
+  formatHints: {
+    trn: 'must be the 15-digit tax registration number (digits only, e.g. "100123456700003")',
+    country: 'must be an ISO 3166-1 alpha-2 country code such as "AE"',
+    email: 'must be an e-mail address such as "accounts@example.ae"',
+  },
+  lengthWithLimit: false,
 };
-
-const FORMAT_HINTS: Record<string, string> = {
-  trn: 'must be the 15-digit tax registration number (digits only, e.g. "100123456700003")',
-  country: 'must be an ISO 3166-1 alpha-2 country code such as "AE"',
-  email: 'must be an e-mail address such as "accounts@example.ae"',
-};
-
-/** joi's finding as {code, path, message}, in the words of the Tenant API. */
-function shapeError(d: Joi.ValidationErrorItem): FieldError {
-  const path = jsonPath(d.path);
-  const where = path || 'body';
-  const field = String(d.path[d.path.length - 1] ?? '');
-  const ctx = d.context ?? {};
-  switch (d.type) {
-    case 'any.required':
-      return { code: 'required', path, message: `${where} is required${REQUIRED_HINTS[field] ?? ''}` };
-    case 'object.unknown':
-      return { code: 'unknown_field', path, message: `${where} is not a field of this object: remove it or check its spelling` };
-    case 'any.only':
-      return { code: 'invalid_enum', path, message: `${where} must be one of: ${((ctx.valids as unknown[] | undefined) ?? []).join(', ')}` };
-    case 'string.max':
-      return { code: 'too_long', path, message: `${where} must be at most ${ctx.limit} characters long` };
-    case 'string.length':
-      return { code: 'invalid_length', path, message: `${where} ${FORMAT_HINTS[field] ?? `must be exactly ${ctx.limit} characters long`}` };
-    case 'string.pattern.base':
-    case 'string.email':
-      return { code: 'invalid_format', path, message: `${where} ${FORMAT_HINTS[field] ?? 'has an invalid format'}` };
-    case 'date.iso':
-      return { code: 'invalid_format', path, message: `${where} must be a calendar date written YYYY-MM-DD, e.g. "2025-02-07"` };
-    case 'unit.unknown':
-      return { code: 'invalid_unit_code', path, message: `${where} "${String(ctx.value)}" is not a UN/ECE Recommendation 20 unit code: send e.g. EA, C62, H87, HUR, KGM, LTR or MTR` };
-    case 'string.empty':
-      return { code: 'empty', path, message: `${where} must not be empty: send a value or leave the field out` };
-    case 'array.min':
-      return { code: 'too_short', path, message: `${where} must contain at least ${ctx.limit} item` };
-    case 'array.sparse':
-    case 'array.includesRequiredUnknowns':
-      return { code: 'required', path, message: `${where} must contain objects` };
-    case 'number.positive':
-      return { code: 'not_positive', path, message: `${where} must be greater than 0: credit and debit notes carry positive quantities too (invoiceType conveys the reversal)` };
-    case 'number.min':
-      return field === 'unitPrice'
-        ? { code: 'negative_amount', path, message: `${where} must be 0 or more: credit and debit notes carry positive unit prices too (invoiceType conveys the reversal)` }
-        : { code: 'negative_amount', path, message: `${where} must be an absolute amount of 0 or more` };
-    case 'number.max':
-      return field === 'vatRate'
-        ? { code: 'vat_rate_percent', path, message: `${where} is a decimal fraction: send 0.05 for 5 %, not 5` }
-        : { code: 'too_large', path, message: `${where} must be at most ${ctx.limit}` };
-    case 'number.infinity':
-    case 'number.unsafe':
-      return { code: 'invalid_number', path, message: `${where} must be a finite number` };
-    case 'object.base':
-      if (d.path.length === 0) return { code: 'invalid_type', path: '', message: 'the body must be a JSON object' };
-      return { code: 'invalid_type', path, message: `${where} must be an object` };
-    default:
-      if (TYPE_NAMES[d.type]) return { code: 'invalid_type', path, message: `${where} must be ${TYPE_NAMES[d.type]}` };
-      return { code: 'invalid_value', path, message: `${where}: ${d.message}` };
-  }
-}
 
 function finding(kind: TenantInputCode, path: string, message: string, code: string = kind): Finding {
   return { kind, error: { code, path, message } };
@@ -429,7 +377,7 @@ function itemTax(item: Record<string, unknown>, i: number): ItemTax | Finding {
   if (item.tax !== undefined) return finding('invalid_body', `${p}.tax`, `${p}.tax must be a string`, 'invalid_type'); // already reported by joi
   if (percent === undefined) {
     if (item.taxPercent !== undefined) return finding('invalid_body', `${p}.taxPercent`, `${p}.taxPercent must be a number`, 'invalid_type'); // idem
-    return finding('invalid_body', `${p}.tax`, `${p}.tax is required${REQUIRED_HINTS.tax}`, 'required');
+    return finding('invalid_body', `${p}.tax`, `${p}.tax is required${TENANT_WORDS.requiredHints.tax}`, 'required');
   }
   if (percent === 5) return { name: 'STANDARD', percent };
   if (percent === 0) return { name: 'ZERO_RATE', percent };
@@ -741,9 +689,9 @@ export function readTenantInvoice(
 ): { draft: TenantDraft } | { refusal: TenantInputRefusal } {
   if (!isObject(input)) return refusal([finding('invalid_body', '', 'the body must be a JSON object (InvoiceCreateInput)', 'invalid_type')]);
   const alternative = isAlternativeShape(input);
-  const { value, error } = (alternative ? tenantAlternativeInputSchema : tenantInvoiceInputSchema).validate(input, OPTIONS);
+  const { value, error } = (alternative ? tenantAlternativeInputSchema : tenantInvoiceInputSchema).validate(input, JOI_OPTIONS);
   const v = value as unknown as Record<string, unknown>;
-  const findings: Finding[] = (error?.details ?? []).map((d) => ({ kind: 'invalid_body' as const, error: shapeError(d) }));
+  const findings: Finding[] = (error?.details ?? []).map((d) => ({ kind: 'invalid_body' as const, error: joiFieldError(d, 'document', TENANT_WORDS) }));
   findings.push(...buyerEqualsSeller(v, tenant));
   const taxes = alternative ? itemTaxes(v, findings) : [];
   findings.push(...arabicSellerName(v, tenant));

@@ -1,5 +1,5 @@
 // What the official PINT-AE rules make the Tenant API choose or ask for, beyond the body's shape (issue 35,
-// docs/decisions.md "Tenant API: bodies the specification allows"). Pure code: no I/O.
+// docs/decisions/0056 to 0061). Pure code: no I/O.
 //
 // - Reverse charge (ibr-166-ae, ibr-006-ae, ibr-174-ae): a reverse-charge line needs the type of goods or
 //   services from the GoodsType code list (BTAE-09) and an item standard identifier; the Tenant line carries

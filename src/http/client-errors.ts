@@ -1,5 +1,7 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { ServiceError } from '../domain/errors';
+import { errorResponse } from './problem';
 
 /**
  * Requests Node's HTTP parser refuses before Koa sees them (a malformed request line, raw non-UTF-8 bytes in the
@@ -18,8 +20,8 @@ export function answerClientErrors(server: Server): Server {
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'request_timeout', 'The request was not completed in time; send it again.']
           : [400, 'malformed_request', 'The request is not valid HTTP/1.1 (request line, header syntax, or bytes that are not allowed in a path); check the client that sent it.'];
-    const body = JSON.stringify({ type: `https://einvoice.ae/problems/${code.replace(/_/g, '-')}`, title: STATUS_CODES[status], status, detail, code });
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    const { body, contentType } = errorResponse(new ServiceError(status, code, STATUS_CODES[status] ?? 'Bad Request', detail), 'partner');
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
   return server;
 }

@@ -1,20 +1,56 @@
-import type { Context, Middleware, ParameterizedContext } from 'koa';
-import type { SmeState, TenantState } from './request-state';
+import type { Context, DefaultState, Middleware, ParameterizedContext } from 'koa';
+import type { SmeState, Surface, TenantState } from './request-state';
+import { surfaceOf } from './surface';
 import { originKey, runIdempotent, type ErrorRenderer, type StoredResponse } from '../services/idempotency';
 import { ServiceError } from '../domain/errors';
-import { problemResponse } from './problem';
-import { tenantErrorResponse } from './tenant-errors';
+import { problemResponse, tenantErrorResponse } from './problem';
 import { hashRequest } from '../domain/request-hash';
-
 
 /** SPEC 8: 1 to 128 characters. */
 const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
 
+/** How a surface keys and renders idempotent requests: one mechanism, a key space and a wire shape per surface. */
+interface KeyRules {
+  scope(ctx: Context): string;
+  renderError: ErrorRenderer;
+  /** A missing key: 400 on the Partner API, 422 idempotency_required on the Tenant API (SPEC 7.2). */
+  missingKeyStatus: 400 | 422;
+}
+
+const RULES: Record<Surface, KeyRules> = {
+  partner: { scope: partnerKeySpace, renderError: problemResponse, missingKeyStatus: 400 },
+  // The tenant's keys are its mode's too (a replay never crosses modes); refusals are {code, humanMessage, meta}.
+  tenant: { scope: tenantKeySpace, renderError: tenantErrorResponse, missingKeyStatus: 422 },
+};
+
 /**
- * The Idempotency-Key header of a mutation; 400 when missing (the Tenant API: 422 idempotency_required, SPEC 7.2),
- * empty or longer than 128 characters.
+ * Whose key space a request uses: the partner, narrowed to the connected SME on SME-scoped routes, so one SME's
+ * key can never replay another SME's response.
  */
-function requireIdempotencyKey(ctx: Context, missingStatus = 400): string {
+function partnerKeySpace(ctx: ParameterizedContext<Partial<SmeState>>): string {
+  const { partner, sme } = ctx.state;
+  if (!partner) throw new Error('the partner idempotency scope needs partnerAuth first');
+  return sme ? `partner:${partner._id}:sme:${sme._id}` : `partner:${partner._id}`;
+}
+
+function tenantKeySpace(ctx: ParameterizedContext<Partial<TenantState>>): string {
+  const { tenant, mode } = ctx.state;
+  if (!tenant) throw new Error('the tenant idempotency scope needs tenantAuth first');
+  return `tenant:${tenant._id}:${mode ?? tenant.mode}`;
+}
+
+/** The request's key space and the wire shape its stored refusals take, for routes that run keys themselves (bulk). */
+export function idempotencyContext(ctx: Context): { scope: string; renderError: ErrorRenderer } {
+  const rules = RULES[surfaceOf(ctx)];
+  return { scope: rules.scope(ctx), renderError: rules.renderError };
+}
+
+/**
+ * The Idempotency-Key header of a mutation: refused when missing (the surface's status), empty or longer than
+ * 128 characters.
+ */
+function requireIdempotencyKey(ctx: Context): string {
+  const missingStatus = RULES[surfaceOf(ctx)].missingKeyStatus;
   const key = ctx.get('Idempotency-Key').trim();
   if (!key) {
     throw new ServiceError(missingStatus, missingStatus === 422 ? 'idempotency_required' : 'idempotency_key_required', 'Idempotency-Key required', 'Send an Idempotency-Key header (1 to 128 characters, for example a UUID) with every POST; reuse it only to retry the same request.');
@@ -30,7 +66,10 @@ export interface KeyedRequest {
   idempotencyKey: string;
 }
 
-/** For routes that apply the key themselves (bulk: one key per item): 400 without one, else ctx.state.idempotencyKey. */
+/**
+ * The key checked before anything else is read: for routes that apply it per item (Partner bulk) or that read
+ * their body themselves before idempotent() binds it (Tenant CSV bulk). Sets ctx.state.idempotencyKey.
+ */
 export function idempotencyKeyRequired(): Middleware<KeyedRequest> {
   return async (ctx, next) => {
     ctx.state.idempotencyKey = requireIdempotencyKey(ctx);
@@ -38,69 +77,34 @@ export function idempotencyKeyRequired(): Middleware<KeyedRequest> {
   };
 }
 
-/**
- * Whose key space a request uses: the partner, narrowed to the connected SME on SME-scoped routes, so one SME's
- * key can never replay another SME's response.
- */
-export function idempotencyScope(ctx: ParameterizedContext<Partial<SmeState>>): string {
-  const { partner, sme } = ctx.state;
-  if (!partner) throw new Error('idempotencyScope needs partnerAuth first');
-  return sme ? `partner:${partner._id}:sme:${sme._id}` : `partner:${partner._id}`;
-}
-
-/** How a surface keys and renders idempotent requests. */
-interface Surface {
-  scope(ctx: Context): string;
-  renderError: ErrorRenderer;
-  missingKeyStatus: number;
-}
-
-const PARTNER: Surface = { scope: idempotencyScope, renderError: problemResponse, missingKeyStatus: 400 };
-
-/**
- * The Tenant API: keys are the tenant's (and its mode's: a replay never crosses modes), refusals are
- * {code, humanMessage, meta}, and a missing key is 422 idempotency_required (SPEC 7.2).
- */
-export const TENANT: Surface = {
-  scope(ctx) {
-    const { tenant, mode } = (ctx as ParameterizedContext<Partial<TenantState>>).state;
-    if (!tenant) throw new Error('the tenant idempotency scope needs tenantAuth first');
-    return `tenant:${tenant._id}:${mode ?? tenant.mode}`;
-  },
-  renderError: tenantErrorResponse,
-  missingKeyStatus: 422,
-};
-
-/** For Tenant routes that apply the key themselves (CSV bulk): 422 without one, else ctx.state.idempotencyKey. */
-export function tenantIdempotencyKeyRequired(): Middleware<KeyedRequest> {
-  return async (ctx, next) => {
-    ctx.state.idempotencyKey = requireIdempotencyKey(ctx, 422);
-    await next();
-  };
+export interface IdempotentOptions<S> {
+  /** What the key binds besides method and path; default the parsed body (ctx.request.body). */
+  binds?: (ctx: ParameterizedContext<S>) => unknown;
 }
 
 /**
  * Koa middleware for a single mutation: requires the key, binds it to method + path + canonical body, runs the rest
  * of the chain at most once and answers replays with the stored bytes and `Idempotent-Replayed: true`.
- * Mount it after authentication and body parsing.
+ * Mount it after authentication and body parsing; the surface (ctx.state.surface) picks key space and shapes.
  */
-export function idempotent(surface: Surface = PARTNER): Middleware {
+export function idempotent<S = DefaultState>(opts: IdempotentOptions<S> = {}): Middleware<S> {
   return async (ctx, next) => {
-    const key = requireIdempotencyKey(ctx, surface.missingKeyStatus);
-    const scope = surface.scope(ctx);
-    const requestHash = hashRequest(ctx.method, ctx.path, (ctx.request as { body?: unknown }).body);
-    ctx.state.idempotencyOrigin = originKey(scope, { key, requestHash });
+    const key = (ctx.state as Partial<KeyedRequest>).idempotencyKey ?? requireIdempotencyKey(ctx as Context);
+    const { scope, renderError } = idempotencyContext(ctx as Context);
+    const binds = opts.binds ? opts.binds(ctx) : (ctx.request as { body?: unknown }).body;
+    const requestHash = hashRequest(ctx.method, ctx.path, binds);
+    (ctx.state as { idempotencyOrigin?: string }).idempotencyOrigin = originKey(scope, { key, requestHash });
     const result = await runIdempotent({
       scope,
       key,
       requestHash,
-      renderError: surface.renderError,
+      renderError,
       execute: async () => {
         await next();
-        return captureResponse(ctx);
+        return captureResponse(ctx as Context);
       },
     });
-    writeStoredResponse(ctx, result);
+    writeStoredResponse(ctx as Context, result);
     if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
   };
 }

@@ -1,11 +1,8 @@
 import type { Middleware } from 'koa';
-import { Partner, SmeConnection, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
 import type { PartnerState, SmeState } from './request-state';
-import { secretMatches, sha256Hex } from '../credentials/secrets';
-import { matchRotating, previousIsLive } from '../credentials/rotation';
 import { serviceErrors } from '../domain/errors';
 import { addLogContext } from '../logger';
-
+import { partnerOfPair, smeOfSecret } from '../services/partners';
 
 const INACTIVE = new Set(['revoked', 'live_rejected']);
 
@@ -55,28 +52,4 @@ export function smeAuth(): Middleware<SmeState> {
     addLogContext({ smeId: String(sme._id) });
     await next();
   };
-}
-
-/**
- * The partner whose key and secret these are: the current pair, or the pair before the last rotation until its
- * expiry (credentials/rotation.ts). The old key works only with the old secret.
- */
-async function partnerOfPair(key: string, secret: string, now = new Date()): Promise<PartnerDoc | null> {
-  const keyHash = sha256Hex(key);
-  const current = await Partner.findOne({ apiKeyHash: keyHash }).lean<PartnerDoc>();
-  if (current) return secretMatches(secret, current.apiSecretHash) ? current : null;
-  const previous = await Partner.findOne({ previousApiKeyHash: keyHash }).lean<PartnerDoc>();
-  if (!previous?.previousApiSecretHash || !previousIsLive(previous.previousApiSecretValidUntil, now)) return null;
-  return secretMatches(secret, previous.previousApiSecretHash) ? previous : null;
-}
-
-/** The partner's SME whose connection secret this is, current or (until its expiry) previous. */
-async function smeOfSecret(partnerId: string, secret: string, now = new Date()): Promise<SmeConnectionDoc | null> {
-  const hash = sha256Hex(secret);
-  const sme =
-    (await SmeConnection.findOne({ connectionSecretHash: hash, partnerId }).lean<SmeConnectionDoc>()) ??
-    (await SmeConnection.findOne({ previousConnectionSecretHash: hash, partnerId }).lean<SmeConnectionDoc>());
-  if (!sme) return null;
-  const stored = { hash: sme.connectionSecretHash, previousHash: sme.previousConnectionSecretHash, previousValidUntil: sme.previousConnectionSecretValidUntil };
-  return matchRotating(secret, stored, now) ? sme : null;
 }

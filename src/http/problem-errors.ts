@@ -1,13 +1,13 @@
 import type { Context, Middleware } from 'koa';
 import { ServiceError } from '../domain/errors';
-import { PROBLEM_CONTENT_TYPE, problemBody } from './problem';
+import { ERROR_CONTENT_TYPES, errorBody, errorSurfaceOf } from './problem';
 import { isStoreUnavailable, storeUnavailable } from './store-unavailable';
-import { isTenantPath, tenantErrorBody } from './tenant-errors';
 
 /**
- * Turns every failure into application/problem+json, or on the Tenant API's paths into its {code, humanMessage,
- * meta}. Client mistakes surfaced by libraries (malformed JSON, body too large, wrong charset) become 4xx
- * errors; anything else is a 500 that is logged with the request id and never shows a stack trace.
+ * Turns every failure into a ServiceError and renders it in its surface's shape (problem.ts): problem+json, or
+ * the Tenant API's {code, humanMessage, meta}. Client mistakes surfaced by libraries (malformed JSON, body too
+ * large, wrong charset) become 4xx errors; anything else is a 500 that is logged with the request id and never
+ * shows a stack trace.
  */
 export function problemErrors(): Middleware {
   return async (ctx, next) => {
@@ -24,13 +24,9 @@ export function problemErrors(): Middleware {
       const problem = toProblem(err, ctx);
       ctx.status = problem.status;
       for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);
-      if (isTenantPath(ctx.path)) {
-        ctx.body = tenantErrorBody(problem);
-        ctx.type = 'application/json';
-      } else {
-        ctx.body = problemBody(problem);
-        ctx.type = PROBLEM_CONTENT_TYPE;
-      }
+      const surface = errorSurfaceOf(ctx);
+      ctx.body = errorBody(problem, surface);
+      ctx.type = ERROR_CONTENT_TYPES[surface];
     }
   };
 }

@@ -1,18 +1,12 @@
 import type Joi from 'joi';
 import type { Middleware } from 'koa';
 import { serviceErrors } from '../domain/errors';
+import { joiFieldError } from '../domain/joi-errors';
+import { JOI_OPTIONS } from '../domain/schema-helpers';
 import type { FieldError } from '@einvoice/pint-ae';
 
 // joi for every body and query (DESIGN), with failures turned into SPEC's 400 validation_failed problem whose
 // meta.errors are [{code, path, message}] and path is the JSON path of the field (`address.country`, `lines[0].vatRate`).
-
-const VALIDATE_OPTIONS: Joi.ValidationOptions = {
-  abortEarly: false, // every problem at once, so an integrator fixes a body in one round trip
-  allowUnknown: false,
-  stripUnknown: false,
-  convert: true,
-  errors: { wrap: { label: false } },
-};
 
 /** A joi schema, or a function that returns the checked value or throws validation_failed. */
 export type Check<T> = Joi.Schema<T> | ((input: unknown) => T);
@@ -44,7 +38,7 @@ export function validateQuery<T>(schema: Joi.Schema<T>, query: unknown): T {
 }
 
 function validateWith<T>(schema: Joi.Schema<T>, input: unknown, detail: string): T {
-  const { value, error } = schema.validate(input, VALIDATE_OPTIONS);
+  const { value, error } = schema.validate(input, JOI_OPTIONS);
   if (error) throw serviceErrors.validation(toFieldErrors(error.details), detail);
   return value as T;
 }
@@ -55,17 +49,16 @@ function validateWith<T>(schema: Joi.Schema<T>, input: unknown, detail: string):
  */
 const MAX_LISTED_ERRORS = 100;
 
-/** Pure: joi's details as our error list, one entry per failing path and code. */
+/** Pure: joi's details as our error list (joi-errors.ts, `request` dialect), one entry per failing path and code. */
 function toFieldErrors(details: Joi.ValidationErrorItem[]): FieldError[] {
   const seen = new Set<string>();
   const out: (FieldError & { depth: number })[] = [];
   for (const d of details) {
-    const path = jsonPath(d.path);
-    const code = errorCode(d.type);
-    const id = `${path}\u0000${code}`;
+    const error = joiFieldError(d, 'request');
+    const id = `${error.path}\u0000${error.code}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    out.push({ code, path, message: message(d, path, code), depth: d.path.length });
+    out.push({ ...error, depth: d.path.length });
   }
   const plain = ({ code, path, message }: FieldError): FieldError => ({ code, path, message });
   if (out.length <= MAX_LISTED_ERRORS) return out.map(plain);
@@ -73,74 +66,4 @@ function toFieldErrors(details: Joi.ValidationErrorItem[]): FieldError[] {
   const kept = [...out].sort((a, b) => a.depth - b.depth).slice(0, MAX_LISTED_ERRORS).map(plain);
   const more = out.length - MAX_LISTED_ERRORS;
   return [...kept, { code: 'too_many_errors', path: '', message: `${more} more problem(s) not listed: fix the ${MAX_LISTED_ERRORS} above (the same kind of mistake, most likely) and send again.` }];
-}
-
-/** ['lines', 0, 'vatRate'] -> 'lines[0].vatRate'. */
-export function jsonPath(segments: (string | number)[]): string {
-  let out = '';
-  for (const s of segments) {
-    if (typeof s === 'number') out += `[${s}]`;
-    else out += out ? `.${s}` : s;
-  }
-  return out;
-}
-
-const CODES: Record<string, string> = {
-  'any.required': 'required',
-  'object.unknown': 'unknown_field',
-  'any.unknown': 'unknown_field',
-  'any.only': 'invalid_enum',
-  'string.empty': 'empty',
-  'string.max': 'too_long',
-  'string.min': 'too_short',
-  'string.length': 'invalid_length',
-  'string.pattern.base': 'invalid_format',
-  'string.pattern.name': 'invalid_format',
-  'string.email': 'invalid_format',
-  'string.guid': 'invalid_format',
-  'string.isoDate': 'invalid_format',
-  'string.uppercase': 'invalid_format',
-  'date.base': 'invalid_format',
-  'date.format': 'invalid_format',
-  'number.min': 'out_of_range',
-  'number.max': 'out_of_range',
-  'number.greater': 'out_of_range',
-  'number.less': 'out_of_range',
-  'number.positive': 'out_of_range',
-  'number.integer': 'not_integer',
-  'number.unsafe': 'out_of_range',
-  'number.infinity': 'out_of_range',
-  'array.min': 'too_few',
-  'array.max': 'too_many',
-  'array.includesRequiredUnknowns': 'required',
-  'array.sparse': 'invalid_type',
-  'object.and': 'required',
-  'object.with': 'required',
-  'object.without': 'conflict',
-  'object.xor': 'conflict',
-  'object.oxor': 'conflict',
-  'object.missing': 'required',
-};
-
-function errorCode(type: string): string {
-  if (CODES[type]) return CODES[type];
-  if (type.endsWith('.base')) return 'invalid_type';
-  return 'invalid';
-}
-
-/** joi quotes the value it refused in some messages (patterns): a value longer than this is shown cut. */
-const MAX_ECHOED_VALUE = 100;
-
-function message(d: Joi.ValidationErrorItem, path: string, code: string): string {
-  if (code === 'unknown_field') return `${path} is not a known field; remove it.`;
-  const field = path || 'value';
-  // joi's own message names the label (we set the label to the path); make it start with our path form.
-  const text = d.message.replace(/^"?[^"\s]+"? /, '').trim();
-  return `${field} ${withoutLongValue(text, d.context?.value)}`;
-}
-
-/** A refused 400 KB value is not sent back in the answer (issue 13: answers larger than the request). */
-function withoutLongValue(text: string, value: unknown): string {
-  if (typeof value !== 'string' || value.length <= MAX_ECHOED_VALUE) return text;
-  return text.split(value).join(`${value.slice(0, MAX_ECHOED_VALUE)}... (${value.length} characters)`);
 }

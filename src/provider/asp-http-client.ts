@@ -1,8 +1,9 @@
 // The accredited service provider over HTTP (src/provider/asp-api.ts): authenticates, submits with our document
 // id, reads submissions back, and maps the ASP's answers to ours. Transient failures (network, timeouts, 5xx,
-// 429) are retried a few times here, honouring Retry-After, then surface as AspRetryableError so the activity's
+// 429) are retried a few times here, honouring Retry-After, then surface as a retryable provider_unavailable_for_now so the activity's
 // durable retry takes over; a 409 for our document id is the first submission, read back, never a second one.
-import { AspRetryableError, type AspClient, type HandOver } from './asp';
+import { ServiceError } from '../domain/errors';
+import { aspErrors, type AspClient, type HandOver } from './asp';
 import type { DuplicateResponse, Submission, TokenResponse } from './asp-api';
 import { verdictOf } from './asp-verdicts';
 
@@ -18,11 +19,6 @@ export interface AspHttpOptions {
   maxInlineWaitMs?: number;
 }
 
-/** A refusal that resending cannot fix (400, 403, 404 on submit): the invoice is rejected with it. */
-export class AspRequestError extends Error {
-  readonly code = 'provider_request_refused';
-}
-
 export function aspHttpClient(opts: AspHttpOptions): AspClient & { submission(id: string): Promise<Submission> } {
   const http = new AspHttp(opts);
   return {
@@ -33,7 +29,7 @@ export function aspHttpClient(opts: AspHttpOptions): AspClient & { submission(id
       if (res.status === 409) {
         // Our earlier attempt got there (its answer was lost): that submission is the one.
         const original = await http.call('GET', `/v1/submissions/${encodeURIComponent((res.body as DuplicateResponse).submissionId)}`);
-        if (original.status !== 200) throw new AspRetryableError(`duplicate submission ${documentId} could not be read back (HTTP ${original.status})`);
+        if (original.status !== 200) throw aspErrors.retryable(`duplicate submission ${documentId} could not be read back (HTTP ${original.status})`);
         return accepted(original.body as Submission);
       }
       if (res.status === 422) {
@@ -41,7 +37,7 @@ export function aspHttpClient(opts: AspHttpOptions): AspClient & { submission(id
         const verdict = verdictOf(failed);
         return { accepted: false, reason: verdict.status === 'rejected' ? (verdict.reason ?? 'refused by the ASP') : 'refused by the ASP', answer: failed };
       }
-      throw new AspRequestError(`the ASP refused the submission of ${documentId}: HTTP ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+      throw aspErrors.requestRefused(`the ASP refused the submission of ${documentId}: HTTP ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
     },
 
     async poll({ submissionId }) {
@@ -51,7 +47,7 @@ export function aspHttpClient(opts: AspHttpOptions): AspClient & { submission(id
 
     async submission(id: string): Promise<Submission> {
       const res = await http.call('GET', `/v1/submissions/${encodeURIComponent(id)}`);
-      if (res.status !== 200) throw new AspRequestError(`the ASP has no submission ${id} (HTTP ${res.status})`);
+      if (res.status !== 200) throw aspErrors.requestRefused(`the ASP has no submission ${id} (HTTP ${res.status})`);
       return res.body as Submission;
     },
   };
@@ -86,8 +82,8 @@ class AspHttp {
       try {
         res = await this.send(method, path, body, await this.bearer());
       } catch (err) {
-        if (err instanceof AspRequestError) throw err; // our credentials refused: resending cannot help
-        if (attempt >= this.attempts) throw new AspRetryableError(`ASP unreachable: ${(err as Error).message}`);
+        if (err instanceof ServiceError) throw err; // our credentials refused: resending cannot help
+        if (attempt >= this.attempts) throw aspErrors.retryable(`ASP unreachable: ${(err as Error).message}`);
         await sleep(backoffMs(attempt));
         continue;
       }
@@ -99,7 +95,7 @@ class AspHttp {
       }
       if (res.status === 429 || res.status >= 500) {
         const waitMs = res.retryAfterMs ?? backoffMs(attempt);
-        if (attempt >= this.attempts || waitMs > this.maxInlineWaitMs) throw new AspRetryableError(`ASP answered HTTP ${res.status}`, res.retryAfterMs);
+        if (attempt >= this.attempts || waitMs > this.maxInlineWaitMs) throw aspErrors.retryable(`ASP answered HTTP ${res.status}`, res.retryAfterMs);
         await sleep(waitMs);
         continue;
       }
@@ -111,7 +107,7 @@ class AspHttp {
     if (this.token && this.token.until > Date.now()) return this.token.value;
     const res = await this.send('POST', '/oauth/token', { clientId: this.opts.clientId, clientSecret: this.opts.clientSecret }, null);
     if (res.status === 429 || res.status >= 500) throw new Error(`the ASP's token endpoint answered HTTP ${res.status}`); // transient
-    if (res.status !== 200) throw new AspRequestError(`the ASP refused our credentials (HTTP ${res.status}); check PROVIDER_CLIENT_ID and PROVIDER_CLIENT_SECRET (live) or PROVIDER_SANDBOX_CLIENT_ID and PROVIDER_SANDBOX_CLIENT_SECRET (sandbox)`);
+    if (res.status !== 200) throw aspErrors.requestRefused(`the ASP refused our credentials (HTTP ${res.status}); check PROVIDER_CLIENT_ID and PROVIDER_CLIENT_SECRET (live) or PROVIDER_SANDBOX_CLIENT_ID and PROVIDER_SANDBOX_CLIENT_SECRET (sandbox)`);
     const token = res.body as TokenResponse;
     this.token = { value: token.accessToken, until: Date.now() + Math.max(0, token.expiresIn - 30) * 1000 };
     return token.accessToken;

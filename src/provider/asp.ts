@@ -1,5 +1,6 @@
 // What the pipeline needs from an accredited service provider (ASP), whichever it is: the simulated one of
 // test mode, or an HTTP client for sandbox and live. The activities receive one per mode as a dependency.
+import { ServiceError } from '../domain/errors';
 import type { AspVerdict } from '../temporal/contract';
 import type { Submission } from './asp-api';
 
@@ -31,27 +32,25 @@ export interface AspClient {
   readonly verdictsInEvidence?: boolean;
 }
 
-/** No provider configured for a mode: submitting is a plain refusal the activity reports as non-retryable. */
-export class AspUnavailableError extends Error {
-  readonly code = 'provider_unavailable';
-}
-
-/** The ASP could not be reached or asked us to come back (network, timeout, 5xx, 429): try again later. */
-export class AspRetryableError extends Error {
-  constructor(
-    message: string,
-    /** The ASP's Retry-After, when it gave one. */
-    readonly retryAfterMs: number | null = null,
-  ) {
-    super(message);
-  }
-}
+/**
+ * The ASP's failures, as the one ServiceError: its code is the kind that the activity's Temporal failure, the
+ * metrics and the logs name; `retryable` tells the activity's retry whether to come back.
+ */
+export const aspErrors = {
+  /** No provider configured for a mode: a plain refusal, not retried. */
+  unavailable: (reason: string) => new ServiceError(503, 'provider_unavailable', 'Provider unavailable', reason),
+  /** The ASP could not be reached or asked us to come back (network, timeout, 5xx, 429): try again later. */
+  retryable: (message: string, retryAfterMs: number | null = null) =>
+    new ServiceError(503, 'provider_unavailable_for_now', 'Provider unavailable for now', message, undefined, {}, { retryable: true, ...(retryAfterMs !== null ? { retryAfterMs } : {}) }),
+  /** A refusal that resending cannot fix (400, 403, 404 on submit; our credentials): the invoice is rejected with it. */
+  requestRefused: (message: string) => new ServiceError(502, 'provider_request_refused', 'Provider refused the request', message),
+};
 
 /** The mode has no ASP in this installation: submissions refused, polls pending. */
 export function unavailableAsp(reason: string): AspClient {
   return {
     async submit() {
-      throw new AspUnavailableError(reason);
+      throw aspErrors.unavailable(reason);
     },
     async poll({ submissionId }) {
       return { submissionId, status: 'pending' };

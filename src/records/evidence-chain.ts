@@ -38,6 +38,7 @@ export async function chainAnswers(invoiceId: string, run: number, source: strin
   ]);
   if (!inv || !record) return;
   const keys = new Set(chained.map((e) => e.key));
+  const entries: Pick<ChainEntry, 'data'>[] = [...chained];
   const answeredAt = new Date().toISOString();
   const statusAt = (record.statusAt ?? {}) as Record<string, string>;
   const ackRef = record.ackRef ?? null;
@@ -48,11 +49,10 @@ export async function chainAnswers(invoiceId: string, run: number, source: strin
   // In the order the ASP reached them, so the chain reads as the submission's history.
   for (const [status, at] of Object.entries(statusAt).sort((a, b) => a[1].localeCompare(b[1]))) {
     const key = chainKey(invoiceId, run, 'asp_answer', status);
-    if (!keys.has(key)) await appendChainEntry(fact(status, at), key);
+    if (!keys.has(key)) entries.push(await appendChainEntry(fact(status, at), key));
   }
   if (ackRef) {
-    const now = await EvidenceChainEntry.find({ invoiceId, kind: 'asp_answer' }, { data: 1 }).lean<ChainEntry[]>();
-    const ackChained = now.some((e) => Number(e.data.run) === run && e.data.ackRef === ackRef);
+    const ackChained = entries.some((e) => Number(e.data.run) === run && e.data.ackRef === ackRef);
     if (!ackChained) await appendChainEntry(fact(ACK_REF_STATUS, answeredAt), chainKey(invoiceId, run, 'asp_answer', `${ACK_REF_STATUS}:${ackRef}`));
   }
 }

@@ -1,6 +1,6 @@
 // The period of an audit export (GET /v1/partner/records, GET /v1/records, `einvoice records export`): both bounds
 // required, calendar dates, in order, at most EXPORT_MAX_DAYS days. Pure.
-import { isIsoDate } from '../domain/invoice-schema';
+import { isIsoDate } from '../domain/schema-helpers';
 import type { FieldError } from '@einvoice/pint-ae';
 
 /**

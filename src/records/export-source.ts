@@ -2,18 +2,18 @@
 // (one keyset walk per day, domain/invoice-list-query.ts), their hand-over records, the exact XML sent and their
 // chain entries, a page at a time, so memory holds one page whatever the period's size.
 import mongoose from 'mongoose';
-import { AspSubmission, AspSubmissionDocument, Invoice, SmeConnection, Tenant, tenantNumberScope, type AspSubmissionDoc } from '../db/models';
+import { AspSubmission, AspSubmissionDocument, Invoice, SmeConnection, Tenant, type AspSubmissionDoc } from '../db/models';
 import { listFilter, LIST_SORT, type ListCursor } from '../domain/invoice-list-query';
+import { ownerFilter, type OwnerRef } from '../domain/owner';
 import { documentIdOf } from '../services/asp-evidence';
-import type { InvoiceScope } from '../services/invoices-query';
 import type { ChainEntry } from './chain-hash';
 import type { ChainHead } from './archive-layout';
 
-/** Whose invoices an export holds: a seller TRN and the invoice scopes that issue under it. */
+/** Whose invoices an export holds: a seller TRN and the owners that issue under it. */
 export interface ExportSource {
   trn: string;
-  scopes: InvoiceScope[];
-  /** Only invoices of this mode (the CLI's --mode); undefined: every invoice of the scopes. */
+  owners: OwnerRef[];
+  /** Only invoices of this mode (the CLI's --mode); undefined: every invoice of the owners. */
   mode?: string;
   /** For the manifest and README: whose records these are. */
   label: string;
@@ -44,11 +44,11 @@ function entryOf(doc: ChainEntry): ChainEntry {
   return { trn: doc.trn, seq: doc.seq, kind: doc.kind, invoiceId: doc.invoiceId, number: doc.number, at: doc.at, data: doc.data, prevHash: doc.prevHash, hash: doc.hash };
 }
 
-/** Every scope issuing under a TRN: the SMEs connected with it (any partner) and the tenant with it, in `mode`. */
-export async function scopesOfTrn(trn: string, mode: string): Promise<InvoiceScope[]> {
+/** Every owner issuing under a TRN: the SMEs connected with it (any partner) and the tenant with it, in `mode`. */
+export async function ownersOfTrn(trn: string, mode: string): Promise<OwnerRef[]> {
   const smes = await SmeConnection.find({ trn }, { _id: 1, partnerId: 1 }).lean();
   const tenants = await Tenant.find({ trn }, { _id: 1 }).lean();
-  return [...smes.map((s) => ({ partnerId: s.partnerId, smeId: s._id })), ...tenants.map((t) => ({ partnerId: null, smeId: tenantNumberScope(t._id, mode) }))];
+  return [...smes.map((s) => ({ kind: 'partner' as const, partnerId: s.partnerId, smeId: s._id })), ...tenants.map((t) => ({ kind: 'tenant' as const, tenantId: t._id, mode }))];
 }
 
 /** Every day of [from, to] (YYYY-MM-DD), oldest first. */
@@ -71,8 +71,8 @@ interface InvoiceRow {
 }
 
 /**
- * The handed-over invoices of [from, to], a page at a time: per scope, per day, newest first by the list's keyset
- * ({smeId, issueDate, createdAt, _id} index; a one-day window is the list's indexed read of that day). Invoices
+ * The handed-over invoices of [from, to], a page at a time: per owner, per day, newest first by the list's keyset
+ * ({numberScope, issueDate, createdAt, _id} index; a one-day window is the list's indexed read of that day). Invoices
  * never handed over (drafts, held, queued, refused before the ASP) are no delivered record and are left out. One
  * page is read ahead while the consumer writes the current one out (two pages in memory at most).
  */
@@ -93,11 +93,11 @@ export async function* sourcedPages(source: ExportSource, from: string, to: stri
 }
 
 async function* invoicePages(source: ExportSource, from: string, to: string): AsyncGenerator<InvoiceRow[]> {
-  for (const scope of source.scopes) {
+  for (const owner of source.owners) {
     for (const day of daysOf(from, to)) {
       let cursor: ListCursor | undefined;
       do {
-        const filter = listFilter(scope, { from: day, to: day, cursor, limit: EXPORT_PAGE });
+        const filter = listFilter(ownerFilter(owner), { from: day, to: day, cursor, limit: EXPORT_PAGE });
         const rows = await Invoice.find(filter, { number: 1, issueDate: 1, status: 1, ackRef: 1, mode: 1, run: 1, createdAt: 1, 'body.documentType': 1 }).sort(LIST_SORT).limit(EXPORT_PAGE).lean<InvoiceRow[]>();
         const last = rows[rows.length - 1];
         cursor = rows.length === EXPORT_PAGE && last ? { createdAt: new Date(last.createdAt), id: last._id } : undefined;
@@ -180,15 +180,15 @@ export async function* chainEntries(trn: string, fromSeq: number, toSeq: number)
 
 /** GET /v1/partner/records: the connected SME's invoices, under its TRN. */
 export function smeSource(partnerId: string, sme: { _id: string; trn: string }): ExportSource {
-  return { trn: sme.trn, scopes: [{ partnerId, smeId: sme._id }], label: `partner ${partnerId} sme ${sme._id}` };
+  return { trn: sme.trn, owners: [{ kind: 'partner', partnerId, smeId: sme._id }], label: `partner ${partnerId} sme ${sme._id}` };
 }
 
 /** GET /v1/records: the tenant's invoices of its current mode, under its TRN. */
 export function tenantSource(tenant: { _id: string; trn: string }, mode: string): ExportSource {
-  return { trn: tenant.trn, scopes: [{ partnerId: null, smeId: tenantNumberScope(tenant._id, mode) }], label: `tenant ${tenant._id} mode ${mode}` };
+  return { trn: tenant.trn, owners: [{ kind: 'tenant', tenantId: tenant._id, mode }], label: `tenant ${tenant._id} mode ${mode}` };
 }
 
 /** `einvoice records export --trn`: every SME and tenant issuing under the TRN, invoices of `mode` only. */
 export async function trnSource(trn: string, mode: string): Promise<ExportSource> {
-  return { trn, scopes: await scopesOfTrn(trn, mode), mode, label: `every SME and tenant of the TRN, mode ${mode}` };
+  return { trn, owners: await ownersOfTrn(trn, mode), mode, label: `every SME and tenant of the TRN, mode ${mode}` };
 }

@@ -2,28 +2,28 @@
 // hold, the invoice's own hold, the configured default. Set by `einvoice records retention|hold`.
 import { config } from '../config';
 import { Invoice, SmeConnection, Tenant } from '../db/models';
+import { ownerAccount, storedOwnerOf, type StoredOwner } from '../domain/owner';
 import type { RetentionPolicy } from './retention';
 
 /** What names a record's owner and its own hold (an invoice, or the archive of a deleted one). */
-export interface HeldRecord {
-  partnerId?: string | null;
-  smeId: string;
-  tenantId?: string | null;
+export interface HeldRecord extends StoredOwner {
   legalHold?: boolean | null;
 }
 
 type OwnerPolicy = { retentionYears?: number | null; legalHold?: boolean | null } | null;
 
+/** Where an owner's policy is kept (owner.ts ownerAccount). */
+const ACCOUNTS = { sme: SmeConnection, tenant: Tenant } as const;
+
 /** Caches owners for a purge that walks many records of few owners. */
 export function retentionPolicies(): (record: HeldRecord) => Promise<RetentionPolicy> {
   const owners = new Map<string, Promise<OwnerPolicy>>();
   const ownerOf = (r: HeldRecord): Promise<OwnerPolicy> => {
-    const key = r.tenantId ? `tenant:${r.tenantId}` : `sme:${r.smeId}`;
+    const account = ownerAccount(storedOwnerOf(r));
+    const key = `${account.kind}:${account.id}`;
     let found = owners.get(key);
     if (!found) {
-      found = r.tenantId
-        ? Tenant.findById(r.tenantId, { retentionYears: 1, legalHold: 1 }).lean<OwnerPolicy>()
-        : SmeConnection.findById(r.smeId, { retentionYears: 1, legalHold: 1 }).lean<OwnerPolicy>();
+      found = (ACCOUNTS[account.kind] as typeof SmeConnection).findById(account.id, { retentionYears: 1, legalHold: 1 }).lean<OwnerPolicy>();
       owners.set(key, found);
     }
     return found;

@@ -2,6 +2,7 @@
 // XML's decimal strings: the rendition prints what was delivered, it never recomputes. Pure code.
 import { PAYMENT_MEANS_NAMES, EXEMPTION_REASON_NAMES, GOODS_TYPE_NAMES } from '@einvoice/pint-ae';
 import { at, child, children, readXml, textAt, textOf, XmlParseError, type XmlElement } from './xml-tree';
+import { ServiceError } from '../domain/errors';
 import { CREDIT_REASONS, DOCUMENT_TYPES, TRANSACTION_FLAGS, type Bilingual } from './labels';
 
 export interface AddressView {
@@ -147,12 +148,11 @@ export interface RenditionExtras {
   evidence?: DeliveryEvidence | null;
 }
 
-/** A document this module cannot read: not XML, or not a UBL Invoice / CreditNote. */
-export class RenditionInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RenditionInputError';
-  }
+/** The kind of a document this module cannot read: not XML, or not a UBL Invoice / CreditNote. */
+export const UNREADABLE_DOCUMENT = 'unreadable_document';
+
+function unreadable(detail: string): ServiceError {
+  return new ServiceError(400, UNREADABLE_DOCUMENT, 'Unreadable document', detail);
 }
 
 const ARABIC = /[\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFF]/;
@@ -302,17 +302,17 @@ function paymentMeans(el: XmlElement): PaymentMeansView {
   };
 }
 
-/** Reads a delivered PINT-AE Invoice or CreditNote. Throws RenditionInputError when it is neither. */
+/** Reads a delivered PINT-AE Invoice or CreditNote. Throws a ServiceError unreadable_document when it is neither. */
 export function documentView(xml: string, extras: RenditionExtras = {}): DocumentView {
   let doc: XmlElement;
   try {
     doc = readXml(xml);
   } catch (err) {
-    if (err instanceof XmlParseError) throw new RenditionInputError(`The document is not well-formed XML: ${err.message}.`);
+    if (err instanceof XmlParseError) throw unreadable(`The document is not well-formed XML: ${err.message}.`);
     throw err;
   }
   if (doc.local !== 'Invoice' && doc.local !== 'CreditNote') {
-    throw new RenditionInputError(`The root element is <${doc.local}>; a PINT-AE document is a UBL <Invoice> or <CreditNote>.`);
+    throw unreadable(`The root element is <${doc.local}>; a PINT-AE document is a UBL <Invoice> or <CreditNote>.`);
   }
   const root = doc.local;
   const credit = root === 'CreditNote';

@@ -2,7 +2,8 @@
 // invoice record adds (the Arabic legal names the XML does not carry, and the delivery evidence of the latest
 // hand-over to the ASP). The route stays thin: negotiate, then answer.
 import type { Context } from 'koa';
-import { getInvoiceDocument, findOwnedInvoice, type InvoiceScope } from '../services/invoices-query';
+import type { Owner } from '../domain/owner';
+import { getInvoiceDocument, findOwnedInvoice } from '../services/invoices-query';
 import { evidenceOf } from '../services/asp-evidence';
 import { documentView, type DeliveryEvidence, type RenditionExtras } from './document-view';
 import { documentHtml } from './html';
@@ -15,8 +16,8 @@ interface RecordNames {
 }
 
 /** The Arabic names and the evidence of the latest run that reached the ASP (none before delivery). */
-export async function renditionExtras(scope: InvoiceScope, invoiceId: string): Promise<RenditionExtras> {
-  const inv = await findOwnedInvoice<RecordNames>(scope, invoiceId, { _id: 1, 'body.seller.legalNameArabic': 1, 'body.buyer.legalNameArabic': 1 });
+export async function renditionExtras(owner: Owner, invoiceId: string): Promise<RenditionExtras> {
+  const inv = await findOwnedInvoice<RecordNames>(owner, invoiceId, { _id: 1, 'body.seller.legalNameArabic': 1, 'body.buyer.legalNameArabic': 1 });
   const { submissions } = await evidenceOf(inv._id);
   const last = submissions[submissions.length - 1];
   const evidence: DeliveryEvidence | undefined = last
@@ -26,16 +27,16 @@ export async function renditionExtras(scope: InvoiceScope, invoiceId: string): P
 }
 
 /** Answers ctx with the document in the negotiated format (406 for a format the document does not have). */
-export async function answerInvoiceDocument(ctx: Context, scope: InvoiceScope, invoiceId: string): Promise<void> {
+export async function answerInvoiceDocument(ctx: Context, owner: Owner, invoiceId: string): Promise<void> {
   const format = negotiateFormat(ctx.query.format, ctx.get('Accept') || undefined);
-  const xml = await getInvoiceDocument(scope, invoiceId);
+  const xml = await getInvoiceDocument(owner, invoiceId);
   ctx.vary('Accept');
   if (format === 'xml') {
     ctx.body = xml;
     ctx.type = 'application/xml; charset=utf-8';
     return;
   }
-  const view = documentView(xml, await renditionExtras(scope, invoiceId));
+  const view = documentView(xml, await renditionExtras(owner, invoiceId));
   if (format === 'html') {
     ctx.body = documentHtml(view);
     ctx.type = 'text/html; charset=utf-8';

@@ -20,7 +20,7 @@ export interface LoadedFonts {
   buffers: Record<FontRole, Buffer>;
   /**
    * One parsed font per role for the process. pdfkit parses a registered font anew for every document, and
-   * parsing the OpenType layout tables is most of a small PDF's time (~0.5 s); the PDF writer lays text out
+   * parsing the OpenType layout tables is most of a small PDF's time; the PDF writer lays text out
    * with these instead (see pdf.ts useFont). A fontkit Font holds no per-document state.
    */
   parsed: Record<FontRole, fontkit.Font>;

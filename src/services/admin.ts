@@ -2,19 +2,31 @@ import { randomUUID } from 'node:crypto';
 import { Partner, SmeConnection, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
 import { randomToken, sha256Hex } from '../credentials/secrets';
 import { EMIRATE_HINT, emirateCode, type PartyAddress } from '@einvoice/pint-ae';
+import { ServiceError, serviceErrors } from '../domain/errors';
 import { webhookUrlProblem } from '../webhooks/url-policy';
 import { cliActor, recordCredentialChange, type AuditActor } from './credential-audit';
 
 // Partners and SME connections, for the CLI (einvoice admin) and the admin API alike: the rules live here once.
 // Issuing credentials (DESIGN "Decisions"): secrets are returned once and stored as SHA-256 hashes.
 
-export class AdminError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
+/** Admin refusals about a field of the request; the admin API lists each as a finding at this path (400). */
+export const ADMIN_FIELD_REFUSALS: Readonly<Record<string, string>> = {
+  invalid_webhook_url: 'webhookUrl',
+  invalid_status_url: 'statusUrl',
+  invalid_address: 'address.emirate',
+};
+
+/** Admin refusals naming a subject that does not exist; the admin API answers 404 not_found. */
+export const ADMIN_NOT_FOUND: readonly string[] = ['partner_not_found', 'sme_not_found', 'tenant_not_found'];
+
+/**
+ * A refused admin action (CLI and admin API alike). The code is the kind the CLI prints and logs keep; a missing
+ * subject is 404, a bad field 400, anything else a 409 conflict (the admin API's wording: api/admin adminCall).
+ */
+export function adminError(code: string, message: string): ServiceError {
+  if (ADMIN_NOT_FOUND.includes(code)) return new ServiceError(404, code, 'Not found', message);
+  if (ADMIN_FIELD_REFUSALS[code]) return new ServiceError(400, code, 'Invalid request', message);
+  return serviceErrors.conflict(code, message);
 }
 
 export interface CreatedPartner {
@@ -26,10 +38,10 @@ export interface CreatedPartner {
   webhookSecret: string;
 }
 
-/** The one webhook URL policy of every mode (https, public addresses: url-policy.ts); AdminError invalid_webhook_url. */
+/** The one webhook URL policy of every mode (https, public addresses: url-policy.ts); adminError invalid_webhook_url. */
 function assertWebhookUrl(url: string | null | undefined): void {
   const problem = url ? webhookUrlProblem(url) : null;
-  if (problem) throw new AdminError('invalid_webhook_url', problem);
+  if (problem) throw adminError('invalid_webhook_url', problem);
 }
 
 export async function createPartner(input: { name: string; mode: 'test' | 'live'; webhookUrl?: string | null }): Promise<CreatedPartner> {
@@ -68,7 +80,7 @@ export async function updatePartner(partnerId: string, changes: { webhookUrl?: s
   const $set: Record<string, unknown> = {};
   if (changes.webhookUrl) {
     const partner = await Partner.findById(partnerId, { mode: 1 }).lean<PartnerDoc>();
-    if (!partner) throw new AdminError('partner_not_found', `no partner ${partnerId}`);
+    if (!partner) throw adminError('partner_not_found', `no partner ${partnerId}`);
     assertWebhookUrl(changes.webhookUrl);
   }
   if (changes.webhookUrl !== undefined) $set.webhookUrl = changes.webhookUrl;
@@ -79,7 +91,7 @@ export async function updatePartner(partnerId: string, changes: { webhookUrl?: s
     await recordCredentialChange(actor, { action: 'revoke', subjectType: 'partner', subjectId: partnerId }, new Date());
   }
   const updated = await Partner.findOneAndUpdate({ _id: partnerId }, { $set }, { returnDocument: 'after' }).lean<PartnerDoc>();
-  if (!updated) throw new AdminError('partner_not_found', `no partner ${partnerId}`);
+  if (!updated) throw adminError('partner_not_found', `no partner ${partnerId}`);
   return partnerView(updated);
 }
 
@@ -116,11 +128,11 @@ export interface SmeConnectInput {
   address?: PartyAddress | null;
 }
 
-/** AdminError invalid_address for an address PINT-AE could not render (the CLI checks the same before). */
+/** adminError invalid_address for an address PINT-AE could not render (the CLI checks the same before). */
 function assertSmeAddress(address: PartyAddress | null | undefined): void {
   if (!address) return;
-  if (!address.line1?.trim() || !address.city?.trim() || !address.emirate?.trim()) throw new AdminError('invalid_address', 'address needs line1, city and emirate');
-  if (!emirateCode(address.emirate)) throw new AdminError('invalid_address', `address.emirate "${address.emirate}" is not an emirate: ${EMIRATE_HINT}`);
+  if (!address.line1?.trim() || !address.city?.trim() || !address.emirate?.trim()) throw adminError('invalid_address', 'address needs line1, city and emirate');
+  if (!emirateCode(address.emirate)) throw adminError('invalid_address', `address.emirate "${address.emirate}" is not an emirate: ${EMIRATE_HINT}`);
 }
 
 /** The registration fields to store: only those given (a reissue keeps what it is not told). */
@@ -139,11 +151,11 @@ function registrationOf(input: SmeConnectInput): { tradeLicenseNumber?: string; 
  */
 export async function connectSme(input: SmeConnectInput, actor: AuditActor = cliActor()): Promise<ConnectedSme> {
   assertSmeAddress(input.address);
-  if (!(await Partner.exists({ _id: input.partnerId }))) throw new AdminError('partner_not_found', `no partner ${input.partnerId}`);
+  if (!(await Partner.exists({ _id: input.partnerId }))) throw adminError('partner_not_found', `no partner ${input.partnerId}`);
   const existing = await SmeConnection.findOne({ partnerId: input.partnerId, trn: input.trn }, { status: 1 }).lean<SmeConnectionDoc>();
   if (existing?.status === 'revoked') return reissueSme(existing._id, input, actor);
   if (existing) {
-    throw new AdminError('sme_already_connected', `TRN ${input.trn} is already connected to partner ${input.partnerId} (sme:rotate-secret issues a new secret; sme:revoke then sme:connect reissues)`);
+    throw adminError('sme_already_connected', `TRN ${input.trn} is already connected to partner ${input.partnerId} (sme:rotate-secret issues a new secret; sme:revoke then sme:connect reissues)`);
   }
   const smeId = randomUUID();
   const connectionSecret = randomToken('cs_', 32);
@@ -160,7 +172,7 @@ async function reissueSme(smeId: string, input: SmeConnectInput, actor: AuditAct
     { _id: smeId, status: 'revoked' },
     { $set: { status: 'active', revokedAt: null, connectionSecretHash: sha256Hex(connectionSecret), previousConnectionSecretHash: null, previousConnectionSecretValidUntil: null, ...registrationOf(input) } },
   ).exec();
-  if (matchedCount !== 1) throw new AdminError('sme_already_connected', `TRN ${input.trn} was reconnected to partner ${input.partnerId} meanwhile`);
+  if (matchedCount !== 1) throw adminError('sme_already_connected', `TRN ${input.trn} was reconnected to partner ${input.partnerId} meanwhile`);
   const stored = await SmeConnection.findById(smeId, { tradeLicenseNumber: 1, address: 1 }).lean<SmeConnectionDoc>();
   return { smeId, partnerId: input.partnerId, trn: input.trn, connectionSecret, tradeLicenseNumber: stored?.tradeLicenseNumber ?? null, address: (stored?.address as PartyAddress | null) ?? null };
 }

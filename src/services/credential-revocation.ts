@@ -1,5 +1,5 @@
 import { Partner, SmeConnection, Tenant, type PartnerDoc, type SmeConnectionDoc, type TenantDoc } from '../db/models';
-import { AdminError } from './admin';
+import { adminError } from './admin';
 import { recordCredentialChange, type AuditActor } from './credential-audit';
 import { generationFilter } from './credential-rotation';
 
@@ -20,7 +20,7 @@ export interface RevokedSme {
  */
 export async function revokeSme(smeId: string, actor: AuditActor, now = new Date()): Promise<RevokedSme> {
   const sme = await SmeConnection.findById(smeId, { partnerId: 1, status: 1, revokedAt: 1 }).lean<SmeConnectionDoc>();
-  if (!sme) throw new AdminError('sme_not_found', `no SME connection ${smeId}`);
+  if (!sme) throw adminError('sme_not_found', `no SME connection ${smeId}`);
   if (sme.status === 'revoked') return { smeId, partnerId: sme.partnerId, status: 'revoked', revokedAt: new Date(sme.revokedAt ?? sme.updatedAt ?? now).toISOString() };
   await recordCredentialChange(actor, { action: 'revoke', subjectType: 'sme', subjectId: smeId, partnerId: sme.partnerId }, now);
   await SmeConnection.updateOne(
@@ -42,21 +42,21 @@ export interface RevokedTenantSecret {
  */
 export async function revokeTenantSecret(tenantId: string, actor: AuditActor, now = new Date()): Promise<RevokedTenantSecret> {
   const tenant = await Tenant.findById(tenantId, { clientId: 1, credentialGeneration: 1, clientSecretRevokedAt: 1 }).lean<TenantDoc>();
-  if (!tenant) throw new AdminError('tenant_not_found', `no tenant ${tenantId}`);
+  if (!tenant) throw adminError('tenant_not_found', `no tenant ${tenantId}`);
   if (tenant.clientSecretRevokedAt) return { tenantId, clientId: tenant.clientId, revokedAt: new Date(tenant.clientSecretRevokedAt).toISOString() };
   await recordCredentialChange(actor, { action: 'revoke', subjectType: 'tenant', subjectId: tenantId }, now);
   const { matchedCount } = await Tenant.updateOne(
     { _id: tenantId, credentialGeneration: generationFilter(tenant) },
     { $set: { clientSecretRevokedAt: now, credentialGeneration: (tenant.credentialGeneration ?? 0) + 1, previousClientSecretHash: null, previousClientSecretValidUntil: null } },
   ).exec();
-  if (matchedCount !== 1) throw new AdminError('rotation_conflict', `tenant ${tenantId} changed while this revocation ran (a rotation): run it again`);
+  if (matchedCount !== 1) throw adminError('rotation_conflict', `tenant ${tenantId} changed while this revocation ran (a rotation): run it again`);
   return { tenantId, clientId: tenant.clientId, revokedAt: now.toISOString() };
 }
 
 /** The whole partner: every key is refused (403 partner_inactive), its SMEs' secrets with it. */
 export async function revokePartner(partnerId: string, actor: AuditActor, now = new Date()): Promise<{ partnerId: string; status: 'revoked' }> {
   const partner = await Partner.findById(partnerId, { status: 1 }).lean<PartnerDoc>();
-  if (!partner) throw new AdminError('partner_not_found', `no partner ${partnerId}`);
+  if (!partner) throw adminError('partner_not_found', `no partner ${partnerId}`);
   if (partner.status !== 'revoked') {
     await recordCredentialChange(actor, { action: 'revoke', subjectType: 'partner', subjectId: partnerId }, now);
     await Partner.updateOne({ _id: partnerId }, { $set: { status: 'revoked' } }).exec();

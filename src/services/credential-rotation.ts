@@ -1,7 +1,7 @@
 import { Partner, SmeConnection, Tenant, type PartnerDoc, type SmeConnectionDoc, type TenantDoc } from '../db/models';
 import { randomToken, sha256Hex } from '../credentials/secrets';
 import { previousValidUntil } from '../credentials/overlap';
-import { AdminError } from './admin';
+import { adminError } from './admin';
 import { recordCredentialChange, type AuditActor } from './credential-audit';
 
 // Rotation of every secret the service issues, for the CLI (einvoice admin *:rotate-*) and the admin API alike.
@@ -49,7 +49,7 @@ export interface RotatedWebhookSecret {
 export async function rotatePartnerSecret(partnerId: string, opts: RotationOptions): Promise<RotatedPartnerSecret> {
   const now = opts.now ?? new Date();
   const partner = await Partner.findById(partnerId, { mode: 1, apiKeyHash: 1, apiSecretHash: 1 }).lean<PartnerDoc>();
-  if (!partner) throw new AdminError('partner_not_found', `no partner ${partnerId}`);
+  if (!partner) throw adminError('partner_not_found', `no partner ${partnerId}`);
   const apiKey = randomToken(partner.mode === 'test' ? 'erp_test_' : 'erp_live_');
   const apiSecret = randomToken('sk_', 32);
   const until = previousValidUntil(now, opts.overlapMs);
@@ -70,8 +70,8 @@ export async function rotatePartnerSecret(partnerId: string, opts: RotationOptio
 export async function rotateSmeSecret(smeId: string, opts: RotationOptions): Promise<RotatedSmeSecret> {
   const now = opts.now ?? new Date();
   const sme = await SmeConnection.findById(smeId, { partnerId: 1, status: 1, connectionSecretHash: 1 }).lean<SmeConnectionDoc>();
-  if (!sme) throw new AdminError('sme_not_found', `no SME connection ${smeId}`);
-  if (sme.status !== 'active') throw new AdminError('sme_revoked', `SME connection ${smeId} is revoked: reissue it with sme:connect (same partner and TRN)`);
+  if (!sme) throw adminError('sme_not_found', `no SME connection ${smeId}`);
+  if (sme.status !== 'active') throw adminError('sme_revoked', `SME connection ${smeId} is revoked: reissue it with sme:connect (same partner and TRN)`);
   const connectionSecret = randomToken('cs_', 32);
   const until = previousValidUntil(now, opts.overlapMs);
   await recordCredentialChange(opts.actor, { action: 'rotate_secret', subjectType: 'sme', subjectId: smeId, partnerId: sme.partnerId, previousSecretValidUntil: until }, now);
@@ -90,7 +90,7 @@ export async function rotateSmeSecret(smeId: string, opts: RotationOptions): Pro
 export async function rotateTenantSecret(tenantId: string, opts: RotationOptions): Promise<RotatedTenantSecret> {
   const now = opts.now ?? new Date();
   const tenant = await Tenant.findById(tenantId, { clientId: 1, clientSecretHash: 1, credentialGeneration: 1, clientSecretRevokedAt: 1 }).lean<TenantDoc>();
-  if (!tenant) throw new AdminError('tenant_not_found', `no tenant ${tenantId}`);
+  if (!tenant) throw adminError('tenant_not_found', `no tenant ${tenantId}`);
   const clientSecret = randomToken('ts_', 32);
   const revoked = !!tenant.clientSecretRevokedAt;
   const until = revoked ? null : previousValidUntil(now, opts.overlapMs);
@@ -126,7 +126,7 @@ async function rotateWebhookSecret(subjectType: 'partner' | 'tenant', id: string
   const model = subjectType === 'partner' ? Partner : Tenant;
   const now = opts.now ?? new Date();
   const holder = await (model as typeof Partner).findById(id, { webhookSecret: 1 }).lean<WebhookSecretHolder>();
-  if (!holder) throw new AdminError(`${subjectType}_not_found`, `no ${subjectType} ${id}`);
+  if (!holder) throw adminError(`${subjectType}_not_found`, `no ${subjectType} ${id}`);
   const webhookSecret = randomToken('whsec_', 32);
   const until = previousValidUntil(now, opts.overlapMs);
   await recordCredentialChange(opts.actor, { action: 'rotate_webhook_secret', subjectType, subjectId: id, previousSecretValidUntil: until }, now);
@@ -144,7 +144,7 @@ async function rotateWebhookSecret(subjectType: 'partner' | 'tenant', id: string
  */
 async function changeOnce(model: { updateOne(filter: object, update: object): { exec(): Promise<{ matchedCount: number }> } }, filter: object, $set: Record<string, unknown>, what: string): Promise<void> {
   const { matchedCount } = await model.updateOne(filter, { $set }).exec();
-  if (matchedCount !== 1) throw new AdminError('rotation_conflict', `${what} changed while this rotation ran (another rotation or revocation): run it again`);
+  if (matchedCount !== 1) throw adminError('rotation_conflict', `${what} changed while this rotation ran (another rotation or revocation): run it again`);
 }
 
 /** The generation read, as a filter (tenants stored before rotation existed have none: generation 0). */

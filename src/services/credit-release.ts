@@ -1,28 +1,15 @@
 // After a top-up: wake the owner's invoices that wait in blocked_no_credit. Each workflow then runs its own
 // credit step, so the balance decides which resume; this only makes sure every one of them gets to try.
-import { Invoice, SmeConnection, tenantNumberScope } from '../db/models';
+import { Invoice } from '../db/models';
 import type { CreditOwner } from '../domain/credits';
+import { spendingScope } from '../domain/owner';
 import { logger } from '../logger';
 import { signalCreditsAvailable } from '../temporal/client';
 
-/** The owner's blocked invoices, oldest first (the order they were submitted in). */
+/** The owner's blocked invoices, oldest first (the order they were submitted in), from its number scope's status index. */
 async function blockedInvoiceIds(owner: CreditOwner): Promise<string[]> {
-  switch (owner.kind) {
-    case 'sme': {
-      const sme = await SmeConnection.findById(owner.id, { partnerId: 1 }).lean();
-      if (!sme) return [];
-      // partnerId + smeId: the prefix of the invoices' list index.
-      const rows = await Invoice.find({ partnerId: sme.partnerId, smeId: owner.id, status: 'blocked_no_credit' }, { _id: 1 })
-        .sort({ createdAt: 1, _id: 1 })
-        .lean();
-      return rows.map((r) => r._id);
-    }
-    case 'tenant': {
-      // Live invoices only: the other modes never spend. (smeId is the tenant's live number scope.)
-      const rows = await Invoice.find({ smeId: tenantNumberScope(owner.id, 'live'), status: 'blocked_no_credit' }, { _id: 1 }).sort({ createdAt: 1, _id: 1 }).lean();
-      return rows.map((r) => r._id);
-    }
-  }
+  const rows = await Invoice.find({ numberScope: spendingScope(owner), status: 'blocked_no_credit' }, { _id: 1 }).sort({ createdAt: 1, _id: 1 }).lean();
+  return rows.map((r) => r._id);
 }
 
 /**

@@ -7,6 +7,7 @@ import { Invoice, SmeConnection, Tenant, CreditLedgerEntry, type CreditLedgerEnt
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { spendEntryId, topUpAmountProblem, type CreditEntryKind, type CreditOwner } from '../domain/credits';
 import { ServiceError, serviceErrors } from '../domain/errors';
+import { ownerAccount, storedOwnerOf } from '../domain/owner';
 import { releaseBlockedInvoices } from './credit-release';
 
 export type { CreditOwner };
@@ -101,7 +102,7 @@ async function existingClaim(_id: string): Promise<SpendOutcome> {
   if (claim && claim.balanceAfter != null) return 'already_spent';
   if (claim && Date.now() - new Date(claim.at).getTime() > ABANDONED_CLAIM_MS) return 'already_spent';
   // Open, or just removed by a refused attempt: ask the caller to come back once it has settled.
-  throw new ServiceError(409, 'credit_spend_in_progress', 'Conflict', `another attempt is spending the credit of ${_id}; try again shortly`);
+  throw new ServiceError(409, 'credit_spend_in_progress', 'Conflict', `another attempt is spending the credit of ${_id}; try again shortly`, undefined, {}, { retryable: true });
 }
 
 /**
@@ -109,13 +110,13 @@ async function existingClaim(_id: string): Promise<SpendOutcome> {
  * (DESIGN); test and sandbox modes are free. ServiceError `invoice_not_found` when it was deleted.
  */
 export async function spendForDelivery({ invoiceId }: { invoiceId: string }): Promise<'free' | SpendOutcome> {
-  const inv = await Invoice.findById(invoiceId, { mode: 1, smeId: 1, tenantId: 1, run: 1, creditChargedRun: 1 }).lean();
+  const inv = await Invoice.findById(invoiceId, { mode: 1, partnerId: 1, smeId: 1, tenantId: 1, run: 1, creditChargedRun: 1 }).lean();
   if (!inv) throw new ServiceError(404, 'invoice_not_found', 'Not found', `invoice ${invoiceId} not found (deleted?)`);
   if (inv.mode !== 'live') return 'free';
   const run = inv.run ?? 1;
   // Runs charged before the ledger existed were marked on the invoice instead.
   if (inv.creditChargedRun === run) return 'already_spent';
-  return spend(inv.tenantId ? { kind: 'tenant', id: inv.tenantId } : { kind: 'sme', id: inv.smeId }, { invoiceId, run });
+  return spend(ownerAccount(storedOwnerOf(inv)), { invoiceId, run });
 }
 
 export interface CreditEntryView {

@@ -2,11 +2,12 @@
 // find invoices by number. (Reconciling stored statuses with workflows: invoice-reconcile.ts.)
 // No owner and no rate limit: these are for operators, who see every invoice.
 import { Invoice, type InvoiceStatus } from '../db/models';
+import { serviceErrors } from '../domain/errors';
+import { ownerIds, storedOwnerOf } from '../domain/owner';
 import { invoiceWorkflowId } from '../temporal/contract';
 import { requeue, RETRYABLE } from './invoices-lifecycle';
 import { describeInvoiceWorkflows, nudgeOrRestartInvoiceWorkflow, resumeInvoiceWorkflow, type InvoiceWorkflowView, type WorkflowInvoice } from '../temporal/client';
 
-export class OpsError extends Error {}
 
 export interface OpsRetryResult {
   invoiceId: string;
@@ -21,15 +22,15 @@ export interface OpsRetryResult {
  */
 export async function opsRetry(invoiceId: string): Promise<OpsRetryResult> {
   const inv = await Invoice.findById(invoiceId, { number: 1, status: 1, sellerTrn: 1, mode: 1, partnerId: 1, heldReason: 1 }).lean<WorkflowInvoice & { heldReason?: string | null }>();
-  if (!inv) throw new OpsError(`no invoice ${invoiceId}`);
-  if (inv.heldReason) throw new OpsError(`invoice ${invoiceId} is held (${inv.heldReason}): the partner must DELETE it and POST a corrected body`);
+  if (!inv) throw serviceErrors.notFound(`no invoice ${invoiceId}`);
+  if (inv.heldReason) throw serviceErrors.conflict('invoice_held', `invoice ${invoiceId} is held (${inv.heldReason}): the partner must DELETE it and POST a corrected body`);
   const status = inv.status as InvoiceStatus;
   if (RETRYABLE.includes(status)) {
     await requeue(inv._id);
     const how = await resumeInvoiceWorkflow({ ...inv, status: 'queued' });
     return { invoiceId, status: 'queued', action: how === 'signalled' ? 'requeued_and_signalled' : 'requeued_and_started' };
   }
-  if (status === 'acknowledged') throw new OpsError(`invoice ${invoiceId} is acknowledged: nothing to retry`);
+  if (status === 'acknowledged') throw serviceErrors.conflict('invalid_state_transition', `invoice ${invoiceId} is acknowledged: nothing to retry`);
   return { invoiceId, status, action: await nudgeOrRestartInvoiceWorkflow(inv) };
 }
 
@@ -143,10 +144,7 @@ export async function findInvoices(query: { number: string; trn?: string }, opts
       invoiceId: r._id,
       number: r.number,
       sellerTrn: r.sellerTrn,
-      surface: r.tenantId ? ('tenant' as const) : ('partner' as const),
-      partnerId: r.partnerId ?? null,
-      smeId: r.tenantId ? null : r.smeId,
-      tenantId: r.tenantId ?? null,
+      ...ownerIds(storedOwnerOf(r)),
       mode: r.mode,
       status: r.status,
       heldReason: r.heldReason ?? null,

@@ -84,7 +84,8 @@ const WAITING_ON_FAILURE = ['rejected', 'blocked_no_credit'];
 export async function reconcileInvoices(opts: ReconcileOptions): Promise<ReconcileSummary> {
   const batchSize = opts.batchSize ?? 200;
   const before = new Date(Date.now() - opts.olderThanMinutes * 60_000);
-  const owner = { ...(opts.partnerId ? { partnerId: opts.partnerId } : {}), ...(opts.tenantId ? { tenantId: opts.tenantId } : {}) };
+  // --partner and --tenant narrow the check to that party's invoices (either, both or neither given).
+  const owner = Object.fromEntries(Object.entries({ partnerId: opts.partnerId, tenantId: opts.tenantId }).filter(([, id]) => id));
   const summary: ReconcileSummary = { dryRun: opts.dryRun, invoicesChecked: 0, runningWorkflowsChecked: 0, repaired: 0, reported: 0, failed: 0 };
   const record = (a: ReconcileAction) => {
     if (a.action === 'reported') summary.reported++;

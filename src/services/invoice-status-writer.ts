@@ -1,8 +1,9 @@
 // The one writer of invoice statuses. Every change, from the pipeline's steps to the API's retry and the
 // queued -> draft fallback, is a conditional single-document update checked against the transition table
-// (src/domain/invoice-status.ts), with a timestamped history entry. Plain errors: the activities that wrap it
-// turn them into Temporal failures, the API into its refusals.
+// (src/domain/invoice-status.ts), with a timestamped history entry. Its refusals are ServiceErrors with a
+// status-change code: activities/failures.ts makes them Temporal failures, the API its own refusals.
 import { Invoice } from '../db/models';
+import { ServiceError } from '../domain/errors';
 import { canTransition, startsNewRun, type InvoiceStatus } from '../domain/invoice-status';
 import { logger } from '../logger';
 import { invoiceTransitions } from '../metrics';
@@ -16,14 +17,21 @@ export type StatusChangeFailure =
   /** Another writer moved the invoice between our read and our write: read again and retry. */
   | 'concurrent_transition';
 
-export class StatusChangeError extends Error {
-  constructor(
-    readonly kind: StatusChangeFailure,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'StatusChangeError';
-  }
+const STATUS_CHANGE_FAILURES: Record<StatusChangeFailure, [status: number, title: string]> = {
+  invoice_not_found: [404, 'Not found'],
+  illegal_transition: [409, 'Conflict'],
+  concurrent_transition: [409, 'Conflict'],
+};
+
+/** A refused status change; a concurrent one is worth retrying (the step reads the status again). */
+export function statusChangeError(kind: StatusChangeFailure, message: string): ServiceError {
+  const [status, title] = STATUS_CHANGE_FAILURES[kind];
+  return new ServiceError(status, kind, title, message, undefined, {}, { retryable: kind === 'concurrent_transition' });
+}
+
+/** True for the status writer's refusals (its `kind` is one of StatusChangeFailure). */
+export function isStatusChangeError(err: unknown): err is ServiceError & { kind: StatusChangeFailure } {
+  return err instanceof ServiceError && Object.hasOwn(STATUS_CHANGE_FAILURES, err.code);
 }
 
 export interface StatusChange {
@@ -50,7 +58,7 @@ export async function advanceInvoiceStatus({ invoiceId, to, reason = null, expec
     if (moved) return moved;
   }
   const current = await Invoice.findById(invoiceId, { status: 1, run: 1 }).lean();
-  if (!current) throw new StatusChangeError('invoice_not_found', `invoice ${invoiceId} not found`);
+  if (!current) throw statusChangeError('invoice_not_found', `invoice ${invoiceId} not found`);
   return moveInvoiceStatus(invoiceId, { status: current.status as InvoiceStatus, run: current.run }, to, reason);
 }
 
@@ -65,7 +73,7 @@ export async function moveInvoiceStatus(invoiceId: string, current: Current, to:
     return { status: to, run: current.run ?? 1, changed: false };
   }
   const moved = await tryMove(invoiceId, current, to, reason, set);
-  if (!moved) throw new StatusChangeError('concurrent_transition', `invoice ${invoiceId} changed concurrently`);
+  if (!moved) throw statusChangeError('concurrent_transition', `invoice ${invoiceId} changed concurrently`);
   return moved;
 }
 
@@ -99,7 +107,7 @@ export async function tryMoveThrough(
   let run = current.run ?? 1;
   const at = new Date();
   const entries = hops.map(({ to, reason }) => {
-    if (!canTransition(from, to)) throw new StatusChangeError('illegal_transition', `illegal transition ${from} -> ${to} for invoice ${invoiceId}`);
+    if (!canTransition(from, to)) throw statusChangeError('illegal_transition', `illegal transition ${from} -> ${to} for invoice ${invoiceId}`);
     run += startsNewRun(from, to) ? 1 : 0;
     from = to;
     return { status: to, at, reason, run };

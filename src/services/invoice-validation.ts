@@ -4,7 +4,7 @@
 import { type FieldError, type InvoiceCreateBody, preSubmitCheck, renderInvoice, validateDocument, XmlParseError, type Finding, type Findings } from '@einvoice/pint-ae';
 import { checkIssueDate, reservedTrnOutcome, trnMismatch, trnMismatchError, warningsField, withSmeRegistration, type SmeRegistration, type SubmissionWarning } from '../domain/submission-rules';
 import { ServiceError } from '../domain/errors';
-import type { InvoiceOwner } from './invoices-create';
+import type { PartnerOwner } from '../domain/owner';
 
 /** What POST /v1/partner/invoices/validate answers (200 either way). */
 export type InvoiceValidation = (
@@ -21,7 +21,7 @@ export type InvoiceValidation = (
  * The reserved TRNs' simulated outcomes (delivered at once, 403 test_trn_reject) belong to submission and are not
  * simulated: the document is checked on its merits.
  */
-export function dryRunInvoice(owner: InvoiceOwner, sent: InvoiceCreateBody): InvoiceValidation {
+export function dryRunInvoice(owner: PartnerOwner, sent: InvoiceCreateBody): InvoiceValidation {
   const body = withSmeRegistration(sent, owner.sme as SmeRegistration); // as POST fills it
   if (!reservedTrnOutcome(body, owner.partner.mode as 'test' | 'live')) {
     const mismatch = trnMismatch(body, owner.sme.trn);

@@ -7,7 +7,8 @@ import { hashRequest } from '../domain/request-hash';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
 import { claimKeys, completeClaims, keepLeases, originKey, release, runIdempotent, storableProblem, type ErrorRenderer, type OwnRecord, type StoredResponse } from './idempotency';
-import { createInvoice, insertInvoices, launchInvoice, prepareInvoice, type InvoiceOwner, type PreparedInvoice } from './invoices-create';
+import type { PartnerOwner } from '../domain/owner';
+import { createInvoice, insertInvoices, launchInvoice, prepareInvoice, type PreparedInvoice } from './invoices-create';
 import { mapLimited } from './map-limited';
 
 export type BulkItemResult =
@@ -20,7 +21,7 @@ export interface BulkResponse {
 }
 
 export interface BulkRequest {
-  owner: InvoiceOwner;
+  owner: PartnerOwner;
   /** Idempotency key space of the caller (partner and SME). */
   scope: string;
   batchKey: string;

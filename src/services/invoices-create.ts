@@ -1,8 +1,7 @@
 // Creating Partner API invoices (SPEC 3.1 first rows): checks that need the caller, the insert that enforces
 // number uniqueness, and the automatic start of the pipeline.
 import { randomUUID } from 'node:crypto';
-import { config } from '../config';
-import { Invoice, InvoiceDocument, Partner, type PartnerDoc, type SmeConnectionDoc } from '../db/models';
+import { Invoice, InvoiceDocument, Partner, type PartnerDoc } from '../db/models';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { insertEach } from '../db/insert-each';
 import { type InvoiceCreateBody, preSubmitCheck, type HeldResult, renderInvoice } from '@einvoice/pint-ae';
@@ -10,24 +9,12 @@ import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
 import { checkIssueDate, issueYearOf, reservedTrnOutcome, trnMismatch, trnMismatchError, warningsField, withSmeRegistration, type SmeRegistration, type SubmissionWarning } from '../domain/submission-rules';
 import { TEST_TRN_ACCEPT, TEST_TRN_REJECT } from '../domain/trn';
 import { ServiceError, serviceErrors } from '../domain/errors';
+import { numberKey, numberPeriod, numberScope, ownerFields, type PartnerOwner } from '../domain/owner';
 import { logger } from '../logger';
 import { recordHeldInvoice, startInvoiceWorkflow } from '../temporal/client';
-import type { InvoiceDisplay } from '../temporal/invoice-display';
-import { demoteToDraft } from './invoice-status-writer';
-import { bodyDisplay } from './invoice-workflow-display';
-
-/** Who submits: the partner and the SME its connection secret resolved. */
-export interface InvoiceOwner {
-  partner: PartnerDoc;
-  sme: SmeConnectionDoc;
-}
-
-/** DESIGN: live mode without PROVIDER_LIVE_URL refuses submissions rather than queueing them blindly. */
-export function assertDeliveryConfigured(partner: PartnerDoc): void {
-  if (partner.mode === 'live' && !config().providerLiveUrl) {
-    throw new ServiceError(503, 'provider_not_configured', 'Provider not configured', 'Live submissions are refused: this installation has no accredited provider configured (PROVIDER_LIVE_URL). Nothing was stored; try again once it is configured.');
-  }
-}
+import { enterPipeline } from './enter-pipeline';
+import { duplicateNumber, findNumberHolder, type NumberUniqueness } from './duplicate-number';
+import { invoiceDisplay, partnerNames } from './invoice-workflow-display';
 
 /** whoami's lastTestAt: when this partner last submitted in test mode (to the minute: one write a minute at most). */
 export async function noteTestSubmission(partner: PartnerDoc, now = new Date()): Promise<void> {
@@ -44,7 +31,7 @@ export interface PreparedInvoice {
   held: HeldResult | null;
   rendered: { xml: string; documentUuid: string } | null;
   body: InvoiceCreateBody;
-  owner: InvoiceOwner;
+  owner: PartnerOwner;
   /** Set when the insert met this request's own invoice from an earlier, crashed attempt (same origin key). */
   adopted?: { status: string };
   /** What the answer tells besides its status (late_issuance). */
@@ -64,7 +51,7 @@ export interface CreateOptions {
  * invoice_number_duplicate; returns InvoiceQueued with status queued, held, draft (the automatic start failed)
  * or delivered (the reserved test TRN).
  */
-export async function createInvoice(owner: InvoiceOwner, body: InvoiceCreateBody, opts: CreateOptions = {}): Promise<InvoiceQueued> {
+export async function createInvoice(owner: PartnerOwner, body: InvoiceCreateBody, opts: CreateOptions = {}): Promise<InvoiceQueued> {
   const prepared = prepareInvoice(owner, body, opts);
   try {
     await Invoice.create(prepared.doc);
@@ -100,9 +87,9 @@ export async function insertInvoices(prepared: PreparedInvoice[]): Promise<(Serv
  */
 async function duplicateOrOwn(p: PreparedInvoice): Promise<ServiceError | null> {
   const origin = p.doc.originKey as string | null;
-  const year = issueYearOf(p.body.issueDate);
-  const existing = await Invoice.findOne({ smeId: p.owner.sme._id, issueYear: year, number: p.body.number }, { _id: 1, status: 1, originKey: 1 }).lean();
-  if (!origin || !existing || existing.originKey !== origin) return duplicateNumber(p.owner, p.body, existing);
+  const unique = smeNumbers(p.owner, p.body.issueDate);
+  const existing = await findNumberHolder(unique, p.body.number);
+  if (!origin || !existing || existing.originKey !== origin) return duplicateNumber(unique, p.body.number, existing);
   p.doc._id = p.created._id = existing._id;
   p.adopted = { status: existing.status };
   logger.warn({ invoiceId: existing._id }, 'a resent request met its own invoice from a crashed attempt: adopted');
@@ -113,7 +100,7 @@ async function duplicateOrOwn(p: PreparedInvoice): Promise<ServiceError | null> 
  * The checks that need the caller and the document to insert; no I/O. Throws 403 trn_mismatch and
  * test_trn_reject, and 400 issue_date_out_of_range (submission-rules checkIssueDate).
  */
-export function prepareInvoice(owner: InvoiceOwner, sent: InvoiceCreateBody, opts: CreateOptions = {}): PreparedInvoice {
+export function prepareInvoice(owner: PartnerOwner, sent: InvoiceCreateBody, opts: CreateOptions = {}): PreparedInvoice {
   const { partner, sme } = owner;
   // What the body leaves out of the SME's own party comes from its registration (sme:connect); stored as filled.
   const body = withSmeRegistration(sent, sme as SmeRegistration);
@@ -132,11 +119,9 @@ export function prepareInvoice(owner: InvoiceOwner, sent: InvoiceCreateBody, opt
   const invoiceId = randomUUID();
   const base = {
     _id: invoiceId,
-    partnerId: partner._id,
-    smeId: sme._id,
+    ...ownerFields(owner),
     mode,
-    number: body.number,
-    issueYear: issueYearOf(body.issueDate),
+    ...numberKey(owner, body.number, body.issueDate),
     issueDate: body.issueDate,
     sellerTrn: body.seller?.trn ?? body.trn,
     body,
@@ -161,7 +146,7 @@ export async function launchInvoice(p: PreparedInvoice): Promise<InvoiceQueued> 
 
 async function launched(p: PreparedInvoice): Promise<InvoiceQueued> {
   const { created, held, rendered } = p;
-  const display = ownerDisplay(p);
+  const display = invoiceDisplay(p.body, partnerNames(p.owner.partner, p.owner.sme));
   // An adopted invoice that left queued (its start did happen, or it was demoted to draft) answers as it stands.
   if (p.adopted && p.outcome === 'queued' && p.adopted.status !== 'queued') {
     return invoiceQueued({ ...created, status: p.adopted.status === 'draft' ? 'draft' : 'queued' });
@@ -181,27 +166,14 @@ async function launched(p: PreparedInvoice): Promise<InvoiceQueued> {
     );
     return invoiceQueued({ ...created, status: 'delivered' });
   }
-  try {
-    await startInvoiceWorkflow({ ...created, display, status: 'queued' }, { fresh: true });
-    return invoiceQueued({ ...created, status: 'queued' });
-  } catch (err) {
-    logger.error({ err, invoiceId: created._id }, 'automatic submission failed; the invoice is left as a draft');
-    return invoiceQueued({ ...created, status: await demoteToDraft(created._id, 1, 'automatic submission failed; POST /v1/partner/invoices/{id}/retry to submit it') });
-  }
+  const entry = await enterPipeline({ ...created, display }, { ifNotStarted: 'automatic submission failed; POST /v1/partner/invoices/{id}/retry to submit it' });
+  return invoiceQueued({ ...created, status: entry.status });
 }
 
-/** The Web UI's display of a Partner API invoice: its body's buyer and total, the partner's and SME's names. */
-export function ownerDisplay(p: Pick<PreparedInvoice, 'body' | 'owner'>): InvoiceDisplay {
-  return { ...bodyDisplay(p.body), partnerName: p.owner.partner.erpName, smeName: p.owner.sme.legalName };
-}
-
-function duplicateNumber(owner: InvoiceOwner, body: InvoiceCreateBody, existing: { _id: string; status: string } | null): ServiceError {
-  const year = issueYearOf(body.issueDate);
-  return serviceErrors.conflict(
-    'invoice_number_duplicate',
-    `Invoice number ${body.number} is already used by this SME in ${year}; numbers are unique per SME per year. A held invoice can be DELETEd and its number reused.`,
-    { number: body.number, issueYear: year, ...(existing ? { invoiceId: existing._id, status: existing.status } : {}) },
-  );
+/** Partner API numbers are unique per SME and issue year. */
+function smeNumbers(owner: PartnerOwner, issueDate: string): NumberUniqueness {
+  const year = issueYearOf(issueDate);
+  return { where: { numberScope: numberScope(owner), numberPeriod: numberPeriod(owner, issueDate) }, usedBy: `this SME in ${year}`, rule: 'per SME per year. A held invoice can be DELETEd and its number reused.', meta: { issueYear: year } };
 }
 
 /** The reserved test TRN skips the pipeline; the document is still rendered when the body allows, for the document endpoint. */

@@ -7,13 +7,14 @@ import { retentionPolicies } from '../records/retention-policy';
 import { invoiceQueued, type InvoiceQueued } from '../domain/invoice-views';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { logger } from '../logger';
-import { advanceInvoiceStatus, demoteToDraft, StatusChangeError } from './invoice-status-writer';
+import { advanceInvoiceStatus, isStatusChangeError } from './invoice-status-writer';
+import { enterPipeline } from './enter-pipeline';
 import { budgetHeaders, consumeBudget } from './rate-budget';
-import { assertDeliveryConfigured, type InvoiceOwner } from './invoices-create';
-import { findOwnedInvoice, type InvoiceScope } from './invoices-query';
-import { resumeInvoiceWorkflow, terminateInvoiceWorkflow, type WorkflowInvoice } from '../temporal/client';
-import type { InvoiceDisplay } from '../temporal/invoice-display';
-import { bodyDisplay, BODY_DISPLAY_FIELDS } from './invoice-workflow-display';
+import { ownerFilter, ownerLabel, type Owner, type OwnerRef, type PartnerOwner } from '../domain/owner';
+import { assertProviderConfigured } from './provider-configured';
+import { findOwnedInvoice } from './invoices-query';
+import { terminateInvoiceWorkflow, type WorkflowInvoice } from '../temporal/client';
+import { BODY_DISPLAY_FIELDS, invoiceDisplay, partnerNames, type OwnerNames } from './invoice-workflow-display';
 
 const DELETABLE: readonly InvoiceStatus[] = ['draft', 'queued', 'blocked_no_credit', 'rejected'];
 export const RETRYABLE: readonly InvoiceStatus[] = ['rejected', 'blocked_no_credit', 'draft'];
@@ -29,8 +30,8 @@ const invalidTransition = (action: string, status: string, allowed: readonly str
  * archive in deleted_invoices and its evidence-chain entry) is written before the removal, so a crash between
  * loses nothing; the removal frees the number (a held invoice's, SPEC 3.1).
  */
-export async function deleteInvoice(scope: InvoiceScope, invoiceId: string, by = deleterOf(scope)): Promise<void> {
-  const inv = await findOwnedInvoice<DeletedInvoice>(scope, invoiceId, {});
+export async function deleteInvoice(owner: Owner | OwnerRef, invoiceId: string, by = ownerLabel(owner)): Promise<void> {
+  const inv = await findOwnedInvoice<DeletedInvoice>(owner, invoiceId, {});
   const refuse = (status: string) => invalidTransition('delete', status, DELETABLE, 'A delivered invoice is reversed with a credit note.');
   // Handed over first: a delivered or acknowledged invoice is refused for that reason (issue 34), not its status.
   const runs = await handedOverRuns(inv._id);
@@ -45,7 +46,7 @@ export async function deleteInvoice(scope: InvoiceScope, invoiceId: string, by =
   await Invoice.db.collection('deleted_invoices').replaceOne({ _id: inv._id } as never, archive, { upsert: true });
   await chainDeletion({ trn: inv.sellerTrn, invoiceId: inv._id, number: inv.number, by, bodySha256: sha256Hex(canonicalJson(inv.body)), status: inv.status });
   // Conditional on the status, so a workflow that moves the invoice on meanwhile wins and the DELETE is refused.
-  const removed = await Invoice.findOneAndDelete({ _id: inv._id, partnerId: scope.partnerId, smeId: scope.smeId, status: { $in: DELETABLE } }).lean();
+  const removed = await Invoice.findOneAndDelete({ _id: inv._id, ...ownerFilter(owner), status: { $in: DELETABLE } }).lean();
   if (!removed) {
     const now = await Invoice.findById(inv._id, { status: 1 }).lean();
     if (!now) return; // a concurrent DELETE removed it
@@ -67,12 +68,7 @@ export async function deleteInvoice(scope: InvoiceScope, invoiceId: string, by =
   );
 }
 
-type DeletedInvoice = { _id: string; status: string; number: string; sellerTrn: string; body: unknown; smeId: string; partnerId?: string | null; tenantId?: string | null; legalHold?: boolean | null };
-
-/** Who deleted, as the deletion record names them: the API caller's scope. */
-function deleterOf(scope: InvoiceScope): string {
-  return scope.partnerId ? `partner:${scope.partnerId} sme:${scope.smeId}` : scope.smeId;
-}
+type DeletedInvoice = { _id: string; status: string; number: string; sellerTrn: string; body: unknown; smeId?: string | null; partnerId?: string | null; tenantId?: string | null; legalHold?: boolean | null };
 
 /** The runs whose document went to the ASP (an evidence record is opened before the document leaves). */
 async function handedOverRuns(invoiceId: string): Promise<number[]> {
@@ -98,13 +94,12 @@ async function markDeletionAborted(invoiceId: string): Promise<void> {
  * rejected / blocked_no_credit / draft -> queued, then the workflow is told (or started). At most 3 per hour
  * per invoice: refused attempts (wrong state) do not count, since nothing was retried.
  */
-export async function retryInvoice(owner: InvoiceOwner, invoiceId: string): Promise<InvoiceQueued> {
-  const scope = { partnerId: owner.partner._id, smeId: owner.sme._id };
-  return retryOwnedInvoice(scope, invoiceId, {
+export async function retryInvoice(owner: PartnerOwner, invoiceId: string): Promise<InvoiceQueued> {
+  return retryOwnedInvoice(owner, invoiceId, {
     statuses: RETRYABLE,
-    assertConfigured: () => assertDeliveryConfigured(owner.partner),
+    assertConfigured: () => assertProviderConfigured(owner.partner.mode),
     againHint: 'POST /v1/partner/invoices/{id}/retry again',
-    names: { partnerName: owner.partner.erpName, smeName: owner.sme.legalName },
+    names: partnerNames(owner.partner, owner.sme),
   });
 }
 
@@ -115,12 +110,12 @@ export interface RetryRules {
   assertConfigured?: () => void;
   againHint: string;
   /** The owner's names for the Web UI (memo, details) should a new workflow start. */
-  names?: Pick<InvoiceDisplay, 'partnerName' | 'smeName' | 'tenantName'>;
+  names?: OwnerNames;
 }
 
 /** The retry of the caller's invoice (Partner and Tenant API): state rules, the hourly budget, then a new run. */
-export async function retryOwnedInvoice(scope: InvoiceScope, invoiceId: string, rules: RetryRules): Promise<InvoiceQueued> {
-  const inv = await findOwnedInvoice<WorkflowInvoice & { heldReason?: string | null; body?: unknown }>(scope, invoiceId, { number: 1, status: 1, sellerTrn: 1, mode: 1, partnerId: 1, tenantId: 1, heldReason: 1, ...BODY_DISPLAY_FIELDS });
+export async function retryOwnedInvoice(owner: Owner | OwnerRef, invoiceId: string, rules: RetryRules): Promise<InvoiceQueued> {
+  const inv = await findOwnedInvoice<WorkflowInvoice & { heldReason?: string | null; body?: unknown }>(owner, invoiceId, { number: 1, status: 1, sellerTrn: 1, mode: 1, partnerId: 1, tenantId: 1, heldReason: 1, ...BODY_DISPLAY_FIELDS });
   if (inv.heldReason) {
     throw serviceErrors.conflict('invoice_held', 'A held invoice cannot be retried: DELETE it and POST a corrected body (see heldErrors).', { status: 'held', heldReason: inv.heldReason });
   }
@@ -138,15 +133,10 @@ export async function retryOwnedInvoice(scope: InvoiceScope, invoiceId: string, 
     );
   }
   const run = await requeue(inv._id);
-  try {
-    const { body, ...facts } = inv;
-    await resumeInvoiceWorkflow({ ...facts, status: 'queued', display: { ...bodyDisplay(body as Parameters<typeof bodyDisplay>[0]), ...rules.names } });
-    return invoiceQueued({ _id: inv._id, number: inv.number, status: 'queued' });
-  } catch (err) {
-    logger.error({ err, invoiceId: inv._id }, 'retry could not reach the workflow; the invoice is left as a draft');
-    const status = await demoteToDraft(inv._id, run, `retry could not start the pipeline; ${rules.againHint}`);
-    return invoiceQueued({ _id: inv._id, number: inv.number, status });
-  }
+  const { body, ...facts } = inv;
+  const display = invoiceDisplay(body, rules.names ?? {});
+  const entry = await enterPipeline({ ...facts, display }, { retryRun: run, ifNotStarted: `retry could not start the pipeline; ${rules.againHint}` });
+  return invoiceQueued({ _id: inv._id, number: inv.number, status: entry.status });
 }
 
 /** The forward-only move to queued (a new run when leaving a failure). Exactly one of two racing retries wins it. */
@@ -156,7 +146,7 @@ export async function requeue(invoiceId: string): Promise<number> {
   try {
     moved = await advanceInvoiceStatus({ invoiceId, to: 'queued', reason: null });
   } catch (err) {
-    if (!(err instanceof StatusChangeError)) throw err;
+    if (!isStatusChangeError(err)) throw err;
     if (err.kind === 'invoice_not_found') throw serviceErrors.notFound();
     const now = await Invoice.findById(invoiceId, { status: 1 }).lean();
     if (!now) throw serviceErrors.notFound();

@@ -67,7 +67,7 @@ interface Waiter {
  * Concurrent uses of one window within this process are coalesced into a single `$inc: k` and numbered from its
  * result. Two reasons: one write per burst instead of one per request, and exact counts on FerretDB 1.x, whose
  * updates are read-modify-write without isolation (concurrent $inc on one document lose increments there; on
- * MongoDB $inc is atomic, so counts are exact across processes too). See docs/decisions.md.
+ * MongoDB $inc is atomic, so counts are exact across processes too). See docs/decisions/0010-fixed-window-rate-limit.md.
  */
 const queues = new Map<string, { waiting: Waiter[] }>();
 

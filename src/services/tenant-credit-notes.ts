@@ -2,7 +2,7 @@
 // invoices, built from the original's stored body (domain/credit-note-input.ts), stored like a tenant draft and
 // submitted at once, so it goes through the same pipeline (rendered as a PINT-AE CreditNote).
 //
-// Decisions (docs/decisions.md "Tenant credit notes"):
+// Decisions (docs/decisions/0031-tenant-credit-notes.md):
 // - The original is looked up by number in the caller's scope (tenant and active mode): 404
 //   original_invoice_not_found otherwise, also when it exists in another mode (SPEC 1: modes are partitioned).
 // - It must be a sale (tax or simplified tax invoice), not a purchase or a note: 409 original_not_creditable;
@@ -13,18 +13,22 @@
 //   failed or one not yet submitted, and either may still be sent. Numbers are unique per tenant and mode, so
 //   the number names the original exactly; no new field on Invoice is needed. Two concurrent notes against one
 //   invoice may each see the same amount left (no lock); the authority accepts a note either way.
-// - Idempotency-Key is required (SPEC 1: every mutation; the route uses idempotent(TENANT), 422
+// - Idempotency-Key is required (SPEC 1: every mutation; the route uses idempotent(), 422
 //   idempotency_required without one), even though SPEC 4.2 lists no header for this endpoint.
 // - Answer: 202 with the draft view plus originalInvoiceId, originalInvoiceNumber, reason and grossAmount (as
 //   sent, negative); status queued, or draft when the pipeline could not start (then POST /v1/invoices/submit).
-import { Invoice, tenantNumberScope } from '../db/models';
+import { Invoice } from '../db/models';
+import { tenantNumbers, type TenantOwner } from '../domain/owner';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { buildCreditNoteBody, grossFils, type CreditNoteInput } from '../domain/credit-note-input';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import { type InvoiceCreateBody, preSubmitCheck } from '@einvoice/pint-ae';
 import { checkIssueDate, warningsField } from '../domain/submission-rules';
+import { assertProviderConfigured } from './provider-configured';
+import { numberTaken } from './duplicate-number';
+import { tenantNames } from './invoice-workflow-display';
 import { totalsOf, tenantDraftView, type TenantDraftView, type TenantInvoiceRecord } from '../domain/tenant-invoice-views';
-import { assertTenantDeliveryConfigured, draftDocument, duplicateNumber, submitDraft, type TenantCaller } from './tenant-invoices';
+import { draftDocument, submitDraft, tenantNumberRule } from './tenant-invoices';
 
 /** The 202 answer: the draft view of the note and what it credits. */
 export interface TenantCreditNoteView extends TenantDraftView {
@@ -48,9 +52,9 @@ interface OriginalRecord {
   body: InvoiceCreateBody;
 }
 
-export async function createCreditNote(caller: TenantCaller, input: CreditNoteInput): Promise<TenantCreditNoteView> {
-  const smeId = tenantNumberScope(caller.tenant._id, caller.mode);
-  const original = await Invoice.findOne({ smeId, issueYear: 0, number: input.originalInvoiceNumber, partnerId: null }, { _id: 1, number: 1, status: 1, tenantInvoiceType: 1, body: 1 }).lean<OriginalRecord>();
+export async function createCreditNote(caller: TenantOwner, input: CreditNoteInput): Promise<TenantCreditNoteView> {
+  const numbers = tenantNumbers(caller);
+  const original = await Invoice.findOne({ ...numbers, number: input.originalInvoiceNumber }, { _id: 1, number: 1, status: 1, tenantInvoiceType: 1, body: 1 }).lean<OriginalRecord>();
   if (!original) {
     throw new ServiceError(404, 'original_invoice_not_found', 'Not found', `No invoice numbered ${input.originalInvoiceNumber} in ${caller.mode} mode; a credit note credits an invoice of the same mode.`, {
       originalInvoiceNumber: input.originalInvoiceNumber,
@@ -71,9 +75,9 @@ export async function createCreditNote(caller: TenantCaller, input: CreditNoteIn
       status: original.status,
     });
   }
-  assertTenantDeliveryConfigured(caller.mode);
+  assertProviderConfigured(caller.mode);
 
-  const built = buildCreditNoteBody({ body: original.body, alreadyCreditedFils: await creditedSoFar(smeId, original.number) }, input);
+  const built = buildCreditNoteBody({ body: original.body, alreadyCreditedFils: await creditedSoFar(numbers, original.number) }, input);
   if ('refusal' in built) {
     const { code, message, errors, meta } = built.refusal;
     throw new ServiceError(400, code, 'Invalid request', message, { ...meta, errors });
@@ -91,10 +95,9 @@ export async function createCreditNote(caller: TenantCaller, input: CreditNoteIn
     await Invoice.create(doc);
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err;
-    const existing = await Invoice.findOne({ smeId, issueYear: 0, number: input.creditNoteNumber }, { _id: 1, status: 1 }).lean();
-    throw duplicateNumber(caller, input.creditNoteNumber, existing);
+    throw await numberTaken(tenantNumberRule(caller), input.creditNoteNumber);
   }
-  const started = await submitDraft({ _id: doc._id, number: input.creditNoteNumber, sellerTrn: doc.sellerTrn as string, mode: caller.mode, tenantId: caller.tenant._id, body: built.body, tenantName: caller.tenant.legalName });
+  const started = await submitDraft({ _id: doc._id, number: input.creditNoteNumber, sellerTrn: doc.sellerTrn as string, mode: caller.mode, tenantId: caller.tenant._id, body: built.body, names: tenantNames(caller.tenant) });
   return {
     ...tenantDraftView({ ...(doc as unknown as TenantInvoiceRecord), status: started ? 'queued' : 'draft' }),
     originalInvoiceId: original._id,
@@ -106,8 +109,8 @@ export async function createCreditNote(caller: TenantCaller, input: CreditNoteIn
 }
 
 /** VAT-inclusive totals (fils) of the credit notes against `number` in this scope that are not rejected. */
-async function creditedSoFar(smeId: string, number: string): Promise<bigint> {
-  const notes = await Invoice.find({ smeId, issueYear: 0, tenantInvoiceType: 'credit_note', 'body.precedingInvoiceNumber': number, status: { $ne: 'rejected' } }, { 'body.lines': 1 }).lean<{ body: Pick<InvoiceCreateBody, 'lines'> }[]>();
+async function creditedSoFar(numbers: ReturnType<typeof tenantNumbers>, number: string): Promise<bigint> {
+  const notes = await Invoice.find({ ...numbers, tenantInvoiceType: 'credit_note', 'body.precedingInvoiceNumber': number, status: { $ne: 'rejected' } }, { 'body.lines': 1 }).lean<{ body: Pick<InvoiceCreateBody, 'lines'> }[]>();
   let sum = 0n;
   for (const n of notes) sum += grossFils(n.body);
   return sum;

@@ -3,7 +3,8 @@
 // updated (upsert); one already submitted is refused for its rows. Bad rows are reported per row and never undo
 // the good ones. Writes are batched: one read of the existing numbers, one insert of the new drafts, one bulk
 // update of the replaced ones.
-import { Invoice, tenantNumberScope } from '../db/models';
+import { Invoice } from '../db/models';
+import { tenantNumbers, type TenantOwner } from '../domain/owner';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { insertEach } from '../db/insert-each';
 import { ServiceError } from '../domain/errors';
@@ -11,7 +12,7 @@ import { checkIssueDate } from '../domain/submission-rules';
 import { type FieldError, computeAmounts } from '@einvoice/pint-ae';
 import type { RowError, TenantCsvInvoice, CsvLocation } from '../domain/tenant-csv';
 import type { ReferencedOriginal, TenantDraft } from '../domain/tenant-invoice-types';
-import { readDraft, draftDocument, type TenantCaller } from './tenant-invoices';
+import { readDraft, draftDocument } from './tenant-invoices';
 import { referencedOriginals } from './tenant-referenced-originals';
 
 /** What the import did with one invoice of the file. */
@@ -24,7 +25,7 @@ export interface CsvInvoiceResult {
   id?: string;
 }
 
-/** The per-row report (SPEC 4.2 leaves its format open; docs/decisions.md). */
+/** The per-row report (SPEC 4.2 leaves its format open; docs/decisions/0032-tenant-api.md). */
 export interface CsvImportReport {
   mode: string;
   skipErrors: boolean;
@@ -53,7 +54,7 @@ interface ReadInvoice {
  * false (the default): the whole file is checked first, and if any row is bad nothing is stored (422 with the
  * report), so a partial import never happens by surprise.
  */
-export async function importCsv(caller: TenantCaller, parsed: ParsedCsv, opts: { skipErrors: boolean }): Promise<CsvImportReport> {
+export async function importCsv(caller: TenantOwner, parsed: ParsedCsv, opts: { skipErrors: boolean }): Promise<CsvImportReport> {
   const errors: RowError[] = [...parsed.rowErrors];
   const results: CsvInvoiceResult[] = parsed.rejected.map((r) => ({ number: r.number, rows: r.rows, status: 'rejected' }));
   const good: ReadInvoice[] = [];
@@ -104,7 +105,7 @@ function countCredit(originals: Map<string, ReferencedOriginal>, draft: TenantDr
 }
 
 /** The invoice read like a JSON body, or its problems as row errors. */
-function readProblems(caller: TenantCaller, csv: TenantCsvInvoice, parsed: ParsedCsv, originals: ReadonlyMap<string, ReferencedOriginal>): { draft: TenantDraft } | { errors: RowError[] } {
+function readProblems(caller: TenantOwner, csv: TenantCsvInvoice, parsed: ParsedCsv, originals: ReadonlyMap<string, ReferencedOriginal>): { draft: TenantDraft } | { errors: RowError[] } {
   try {
     return { draft: readDraft(caller, csv.input, originals) };
   } catch (err) {
@@ -120,10 +121,9 @@ function readProblems(caller: TenantCaller, csv: TenantCsvInvoice, parsed: Parse
 }
 
 /** Inserts the new numbers and replaces drafts of numbers already stored; a submitted number is refused. */
-async function store(caller: TenantCaller, good: ReadInvoice[], results: CsvInvoiceResult[], errors: RowError[]): Promise<void> {
-  const scope = tenantNumberScope(caller.tenant._id, caller.mode);
+async function store(caller: TenantOwner, good: ReadInvoice[], results: CsvInvoiceResult[], errors: RowError[]): Promise<void> {
   const existing = new Map<string, { _id: string; status: string }>();
-  for (const row of await Invoice.find({ smeId: scope, issueYear: 0, number: { $in: good.map((g) => g.draft.number) } }, { _id: 1, number: 1, status: 1 }).lean()) {
+  for (const row of await Invoice.find({ ...tenantNumbers(caller), number: { $in: good.map((g) => g.draft.number) } }, { _id: 1, number: 1, status: 1 }).lean()) {
     existing.set(row.number, { _id: row._id, status: row.status });
   }
   const refuse = (g: ReadInvoice, status: string) => {

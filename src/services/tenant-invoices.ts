@@ -1,8 +1,8 @@
 // The Tenant API's invoices (SPEC 4.2): drafts that a separate submit moves into the same pipeline as the Partner
 // API's, partitioned per tenant and mode (SPEC 1): every read and write is scoped to the tenant's active mode.
 import { randomUUID } from 'node:crypto';
-import { config } from '../config';
-import { Invoice, tenantNumberScope, type TenantDoc } from '../db/models';
+import { Invoice, type TenantDoc } from '../db/models';
+import { numberKey, ownerFields, ownerFilter, tenantNumbers, type TenantOwner } from '../domain/owner';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { ServiceError, serviceErrors } from '../domain/errors';
 import type { InvoiceListQuery } from '../domain/invoice-list-query';
@@ -12,31 +12,21 @@ import { readTenantInvoice, tenantPathOf } from '../domain/tenant-invoice-input'
 import type { ReferencedOriginal, TenantDraft, TenantMode } from '../domain/tenant-invoice-types';
 import { creditCapFinding, reverseChargeFindings } from '../domain/tenant-rule-checks';
 import { tenantDraftView, tenantInvoiceView, type TenantDraftView, type TenantInvoiceRecord, type TenantInvoiceView } from '../domain/tenant-invoice-views';
-import { logger } from '../logger';
-import { startInvoiceWorkflow } from '../temporal/client';
-import { advanceInvoiceStatus, demoteToDraft, StatusChangeError } from './invoice-status-writer';
-import { findOwnedInvoice, listPage, type InvoiceScope } from './invoices-query';
+import { advanceInvoiceStatus, isStatusChangeError } from './invoice-status-writer';
+import { enterPipeline } from './enter-pipeline';
+import { assertProviderConfigured } from './provider-configured';
+import { numberTaken, type NumberUniqueness } from './duplicate-number';
+import { findOwnedInvoice, listPage } from './invoices-query';
 import { retryOwnedInvoice } from './invoices-lifecycle';
 import { mapLimited } from './map-limited';
-import { bodyDisplay, BODY_DISPLAY_FIELDS } from './invoice-workflow-display';
+import { BODY_DISPLAY_FIELDS, invoiceDisplay, tenantNames, type OwnerNames } from './invoice-workflow-display';
 import { referencedOriginals } from './tenant-referenced-originals';
 import { tenantRegistration } from './tenants';
-
-/** Who calls: the tenant, the mode its invoices live in, and the connector (X-Service-Source). */
-export interface TenantCaller {
-  tenant: TenantDoc;
-  mode: TenantMode;
-  source: string | null;
-}
 
 /** SPEC 8: ids per submit call. */
 export const MAX_SUBMIT_IDS = 200;
 /** Workflow starts in flight at once for one submit call. */
 const START_CONCURRENCY = 16;
-
-export function tenantScope(caller: TenantCaller): InvoiceScope {
-  return { partnerId: null, smeId: tenantNumberScope(caller.tenant._id, caller.mode) };
-}
 
 /**
  * The mode a POST writes to: the tenant's active mode. `?mode=` may only name it (SPEC 4.2): live data while the
@@ -51,15 +41,6 @@ export function requestedMode(tenant: TenantDoc, asked: string | undefined): Ten
   return active;
 }
 
-/** SPEC 1: live needs the accredited provider, sandbox its sandbox; without one nothing is stored (DESIGN). */
-export function assertTenantDeliveryConfigured(mode: TenantMode): void {
-  const cfg = config();
-  const missing = mode === 'live' && !cfg.providerLiveUrl ? 'PROVIDER_LIVE_URL' : mode === 'sandbox' && !cfg.providerSandboxUrl ? 'PROVIDER_SANDBOX_URL' : null;
-  if (missing) {
-    throw new ServiceError(503, 'provider_not_configured', 'Provider not configured', `${mode} submissions are refused: this installation has no provider configured for ${mode} (${missing}). Nothing was stored; try again once it is configured.`);
-  }
-}
-
 /** Pre-submit findings the Tenant reverse-charge check reports in the tenant's words (lines[i].hsCode, goodsType). */
 const COVERED_BY_TENANT_CHECKS = new Set(['classification_code_required', 'goods_type_unknown']);
 
@@ -69,7 +50,7 @@ const COVERED_BY_TENANT_CHECKS = new Set(['classification_code_required', 'goods
  * note references an invoice the service does not hold and sends no date for it, or credits more than is left.
  * `originals`: the invoices notes reference (referencedOriginals).
  */
-export function readDraft(caller: TenantCaller, input: unknown, originals: ReadonlyMap<string, ReferencedOriginal> = new Map()): TenantDraft {
+export function readDraft(caller: TenantOwner, input: unknown, originals: ReadonlyMap<string, ReferencedOriginal> = new Map()): TenantDraft {
   const read = readTenantInvoice(input, tenantRegistration(caller.tenant), originals);
   if ('refusal' in read) {
     const { code, errors } = read.refusal;
@@ -99,15 +80,12 @@ export function readDraft(caller: TenantCaller, input: unknown, originals: Reado
 }
 
 /** The invoice document of a new draft. */
-export function draftDocument(caller: TenantCaller, draft: TenantDraft, input: unknown, now = new Date()): Record<string, unknown> & { _id: string } {
+export function draftDocument(caller: TenantOwner, draft: TenantDraft, input: unknown, now = new Date()): Record<string, unknown> & { _id: string } {
   return {
     _id: randomUUID(),
-    partnerId: null,
-    tenantId: caller.tenant._id,
-    smeId: tenantNumberScope(caller.tenant._id, caller.mode),
+    ...ownerFields(caller),
     mode: caller.mode,
-    number: draft.number,
-    issueYear: 0, // tenant numbers are unique per tenant and mode, whatever the year (SPEC 2.2)
+    ...numberKey(caller, draft.number, draft.body.issueDate), // unique per tenant and mode, whatever the year (SPEC 2.2)
     issueDate: draft.body.issueDate,
     sellerTrn: draft.body.seller?.trn ?? caller.tenant.trn,
     status: 'draft',
@@ -115,28 +93,24 @@ export function draftDocument(caller: TenantCaller, draft: TenantDraft, input: u
     body: draft.body,
     tenantInput: input,
     tenantInvoiceType: draft.invoiceType,
-    source: caller.source,
+    source: caller.source ?? null,
   };
 }
 
-export function duplicateNumber(caller: TenantCaller, number: string, existing?: { _id: string; status: string } | null): ServiceError {
-  return serviceErrors.conflict(
-    'invoice_number_duplicate',
-    `Invoice number ${number} is already used by this tenant in ${caller.mode} mode; numbers are unique per tenant and mode.`,
-    { number, ...(existing ? { invoiceId: existing._id, status: existing.status } : {}) },
-  );
+/** Tenant numbers are unique per tenant and mode, whatever the year (SPEC 2.2). */
+export function tenantNumberRule(caller: TenantOwner): NumberUniqueness {
+  return { where: tenantNumbers(caller), usedBy: `this tenant in ${caller.mode} mode`, rule: 'per tenant and mode.' };
 }
 
 /** POST /v1/invoices: stores a draft; nothing is sent to the authority until it is submitted. */
-export async function createDraft(caller: TenantCaller, input: unknown): Promise<TenantDraftView> {
+export async function createDraft(caller: TenantOwner, input: unknown): Promise<TenantDraftView> {
   const draft = readDraft(caller, input, await referencedOriginals(caller, [input]));
   const doc = draftDocument(caller, draft, input);
   try {
     await Invoice.create(doc);
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err;
-    const existing = await Invoice.findOne({ smeId: tenantNumberScope(caller.tenant._id, caller.mode), issueYear: 0, number: draft.number }, { _id: 1, status: 1 }).lean();
-    throw duplicateNumber(caller, draft.number, existing);
+    throw await numberTaken(tenantNumberRule(caller), draft.number);
   }
   return { ...tenantDraftView(doc as unknown as TenantInvoiceRecord), ...warningsField(checkIssueDate(draft.body.issueDate)) };
 }
@@ -146,18 +120,17 @@ export async function createDraft(caller: TenantCaller, input: unknown): Promise
  * a draft of the caller (already submitted, unknown, another tenant's or mode's) are skipped silently (SPEC 3.1).
  * A start that fails leaves that invoice a draft, to be submitted again; it is not counted.
  */
-export async function submitDrafts(caller: TenantCaller, ids: string[]): Promise<{ submitted: number; ids: string[] }> {
-  assertTenantDeliveryConfigured(caller.mode);
-  const scope = tenantScope(caller);
+export async function submitDrafts(caller: TenantOwner, ids: string[]): Promise<{ submitted: number; ids: string[] }> {
+  assertProviderConfigured(caller.mode);
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-  const drafts = await Invoice.find({ _id: { $in: unique }, partnerId: null, smeId: scope.smeId, status: 'draft' }, { _id: 1, number: 1, sellerTrn: 1, mode: 1, tenantId: 1, ...BODY_DISPLAY_FIELDS }).lean();
-  const tenantName = caller.tenant.legalName;
-  const started = await mapLimited(drafts, START_CONCURRENCY, async (inv) => ((await submitDraft({ ...inv, tenantName })) ? inv._id : null));
+  const drafts = await Invoice.find({ _id: { $in: unique }, ...ownerFilter(caller), status: 'draft' }, { _id: 1, number: 1, sellerTrn: 1, mode: 1, tenantId: 1, ...BODY_DISPLAY_FIELDS }).lean();
+  const names = tenantNames(caller.tenant);
+  const started = await mapLimited(drafts, START_CONCURRENCY, async (inv) => ((await submitDraft({ ...inv, names })) ? inv._id : null));
   const submitted = started.filter((id): id is string => id !== null);
   return { submitted: submitted.length, ids: submitted };
 }
 
-/** The facts of a stored draft that its submission needs (body and tenant name: the Web UI's summary and memo). */
+/** The facts of a stored draft that its submission needs (body and tenant's names: the Web UI's summary and memo). */
 export interface DraftToSubmit {
   _id: string;
   number: string;
@@ -165,7 +138,7 @@ export interface DraftToSubmit {
   mode: string;
   tenantId?: string | null;
   body?: unknown;
-  tenantName?: string | null;
+  names: OwnerNames;
 }
 
 /**
@@ -177,38 +150,30 @@ export async function submitDraft(inv: DraftToSubmit): Promise<boolean> {
     const moved = await advanceInvoiceStatus({ invoiceId: inv._id, to: 'queued', reason: null, expected: { status: 'draft', run: 1 } });
     if (!moved.changed) return false;
   } catch (err) {
-    if (err instanceof StatusChangeError) return false; // submitted or deleted concurrently: skipped
+    if (isStatusChangeError(err)) return false; // submitted or deleted concurrently: skipped
     throw err;
   }
-  try {
-    const display = { ...bodyDisplay(inv.body as Parameters<typeof bodyDisplay>[0]), tenantName: inv.tenantName ?? null };
-    await startInvoiceWorkflow({ _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, status: 'queued', display }, { fresh: true });
-    return true;
-  } catch (err) {
-    logger.error({ err, invoiceId: inv._id }, 'submit could not start the pipeline; the invoice is left as a draft');
-    await demoteToDraft(inv._id, 1, 'submit could not start the pipeline; submit it again');
-    return false;
-  }
+  const facts = { _id: inv._id, number: inv.number, sellerTrn: inv.sellerTrn, tenantId: inv.tenantId, mode: inv.mode, display: invoiceDisplay(inv.body, inv.names) };
+  return (await enterPipeline(facts, { ifNotStarted: 'submit could not start the pipeline; submit it again' })).started;
 }
 
-export async function getTenantInvoice(caller: TenantCaller, invoiceId: string): Promise<TenantInvoiceView> {
-  return tenantInvoiceView(await findOwnedInvoice<TenantInvoiceRecord>(tenantScope(caller), invoiceId, { tenantInput: 0 }));
+export async function getTenantInvoice(caller: TenantOwner, invoiceId: string): Promise<TenantInvoiceView> {
+  return tenantInvoiceView(await findOwnedInvoice<TenantInvoiceRecord>(caller, invoiceId, { tenantInput: 0 }));
 }
 
-export async function listTenantInvoices(caller: TenantCaller, q: InvoiceListQuery): Promise<{ data: TenantDraftView[]; nextCursor: string | null }> {
-  const { page, nextCursor } = await listPage<TenantInvoiceRecord>(tenantScope(caller), q, { tenantInput: 0, history: 0 });
+export async function listTenantInvoices(caller: TenantOwner, q: InvoiceListQuery): Promise<{ data: TenantDraftView[]; nextCursor: string | null }> {
+  const { page, nextCursor } = await listPage<TenantInvoiceRecord>(caller, q, { tenantInput: 0, history: 0 });
   // ackRef once acknowledged (TEST-… in test mode), as GET shows it.
   return { data: page.map((inv) => ({ ...tenantDraftView(inv), ...(inv.ackRef ? { ackRef: inv.ackRef } : {}) })), nextCursor };
 }
 
 /** POST /v1/invoices/{id}/retry: a rejected or blocked invoice starts a new pipeline run (3 an hour, SPEC 8). */
-export async function retryTenantInvoice(caller: TenantCaller, invoiceId: string): Promise<TenantInvoiceView> {
-  const scope = tenantScope(caller);
-  await retryOwnedInvoice(scope, invoiceId, {
+export async function retryTenantInvoice(caller: TenantOwner, invoiceId: string): Promise<TenantInvoiceView> {
+  await retryOwnedInvoice(caller, invoiceId, {
     statuses: ['rejected', 'blocked_no_credit'],
-    assertConfigured: () => assertTenantDeliveryConfigured(caller.mode),
+    assertConfigured: () => assertProviderConfigured(caller.mode),
     againHint: 'POST /v1/invoices/submit with its id',
-    names: { tenantName: caller.tenant.legalName },
+    names: tenantNames(caller.tenant),
   });
   return getTenantInvoice(caller, invoiceId);
 }

@@ -1,10 +1,10 @@
 // The invoices that Tenant credit and debit notes reference (referencedInvoiceNumber), looked up by number in
 // the caller's scope (tenant and active mode: SPEC 1 partitions modes), with what has been credited against
 // them already. Two reads for any number of notes: one for the originals, one for their credit notes.
-import { Invoice, tenantNumberScope } from '../db/models';
+import { Invoice } from '../db/models';
+import { tenantNumbers, type TenantOwner } from '../domain/owner';
 import { type InvoiceCreateBody, computeAmounts } from '@einvoice/pint-ae';
 import type { ReferencedOriginal } from '../domain/tenant-invoice-types';
-import type { TenantCaller } from './tenant-invoices';
 
 const NOTE_TYPES = ['credit_note', 'debit_note'];
 
@@ -29,18 +29,18 @@ function ownNumber(input: unknown): string | undefined {
  * credit notes against each that are not rejected (drafts count: they may still be sent), leaving out the
  * notes the inputs themselves are.
  */
-export async function referencedOriginals(caller: TenantCaller, inputs: readonly unknown[]): Promise<Map<string, ReferencedOriginal>> {
+export async function referencedOriginals(caller: TenantOwner, inputs: readonly unknown[]): Promise<Map<string, ReferencedOriginal>> {
   const numbers = [...new Set(inputs.map(referencedNumber).filter((n): n is string => n !== undefined))];
   const found = new Map<string, ReferencedOriginal>();
   if (!numbers.length) return found;
-  const smeId = tenantNumberScope(caller.tenant._id, caller.mode);
-  const originals = await Invoice.find({ smeId, issueYear: 0, partnerId: null, number: { $in: numbers } }, { number: 1, issueDate: 1, 'body.lines': 1 }).lean<
+  const space = tenantNumbers(caller);
+  const originals = await Invoice.find({ ...space, number: { $in: numbers } }, { number: 1, issueDate: 1, 'body.lines': 1 }).lean<
     { number: string; issueDate: string; body: Pick<InvoiceCreateBody, 'lines'> }[]
   >();
   if (!originals.length) return found;
   const own = new Set(inputs.map(ownNumber).filter((n): n is string => n !== undefined));
   const notes = await Invoice.find(
-    { smeId, issueYear: 0, tenantInvoiceType: 'credit_note', 'body.precedingInvoiceNumber': { $in: originals.map((o) => o.number) }, status: { $ne: 'rejected' } },
+    { ...space, tenantInvoiceType: 'credit_note', 'body.precedingInvoiceNumber': { $in: originals.map((o) => o.number) }, status: { $ne: 'rejected' } },
     { number: 1, 'body.precedingInvoiceNumber': 1, 'body.lines': 1 },
   ).lean<{ number: string; body: Pick<InvoiceCreateBody, 'lines' | 'precedingInvoiceNumber'> }[]>();
   for (const o of originals) {

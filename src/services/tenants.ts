@@ -8,7 +8,7 @@ import type { PartyAddress } from '@einvoice/pint-ae';
 import type { TenantMode, TenantRegistration } from '../domain/tenant-invoice-types';
 import { ServiceError } from '../domain/errors';
 import { webhookUrlProblem } from '../webhooks/url-policy';
-import { AdminError } from './admin';
+import { adminError } from './admin';
 
 // Tenant accounts (the Tenant API): issued by `einvoice admin tenant:create`, authenticated by a JWT that
 // POST /v1/auth/token exchanges for the client id and secret (DESIGN "Decisions": HS256, 1 h).
@@ -37,12 +37,12 @@ export interface TenantInput {
 /** Status updates go to public https URLs only, in every mode, as partners' webhooks do (url-policy.ts). */
 function assertStatusUrl(url: string | null | undefined): void {
   const problem = url ? webhookUrlProblem(url) : null;
-  if (problem) throw new AdminError('invalid_status_url', problem);
+  if (problem) throw adminError('invalid_status_url', problem);
 }
 
 export async function createTenant(input: TenantInput): Promise<CreatedTenant> {
   assertStatusUrl(input.statusUrl);
-  if (await Tenant.exists({ trn: input.trn })) throw new AdminError('tenant_exists', `TRN ${input.trn} already has a tenant account: one tenant per TRN (use tenant:update)`);
+  if (await Tenant.exists({ trn: input.trn })) throw adminError('tenant_exists', `TRN ${input.trn} already has a tenant account: one tenant per TRN (use tenant:update)`);
   const tenantId = randomUUID();
   const clientId = randomToken('tc_', 12);
   const clientSecret = randomToken('ts_', 32);
@@ -87,12 +87,12 @@ export interface TenantChanges {
 
 export async function updateTenant(tenantId: string, changes: TenantChanges): Promise<TenantView> {
   const current = await Tenant.findById(tenantId, { mode: 1 }).lean<TenantDoc>();
-  if (!current) throw new AdminError('tenant_not_found', `no tenant ${tenantId}`);
+  if (!current) throw adminError('tenant_not_found', `no tenant ${tenantId}`);
   assertStatusUrl(changes.statusUrl);
   const $set: Record<string, unknown> = {};
   for (const key of ['mode', 'kyb', 'statusUrl', 'address', 'tradeLicenseNumber'] as const) if (changes[key] !== undefined) $set[key] = changes[key];
   const updated = await Tenant.findOneAndUpdate({ _id: tenantId }, { $set }, { returnDocument: 'after' }).lean<TenantDoc>();
-  if (!updated) throw new AdminError('tenant_not_found', `no tenant ${tenantId}`);
+  if (!updated) throw adminError('tenant_not_found', `no tenant ${tenantId}`);
   return tenantView(updated);
 }
 

@@ -21,6 +21,7 @@ import {
   type InvoiceMode,
   type InvoiceWorkflowInput,
 } from './contract';
+import { ownerIds, storedOwnerOf, surfaceOf } from '../domain/owner';
 import { heldSummary, invoiceDetails, invoiceMemo, invoiceSummary, type InvoiceDisplay, type InvoiceDisplayFacts } from './invoice-display';
 
 let clientPromise: Promise<Client> | undefined;
@@ -78,10 +79,14 @@ function displayFacts(inv: WorkflowInvoice, mode: InvoiceMode): InvoiceDisplayFa
     number: inv.number,
     sellerTrn: inv.sellerTrn,
     mode,
-    surface: inv.tenantId ? 'tenant' : 'partner',
-    partnerId: inv.partnerId ?? null,
-    tenantId: inv.tenantId ?? null,
+    ...partyIds(inv),
   };
+}
+
+/** The owner's surface and party ids as the Web UI's facts name them. */
+function partyIds(inv: WorkflowInvoice): Pick<InvoiceDisplayFacts, 'surface' | 'partnerId' | 'tenantId'> {
+  const { surface, partnerId, tenantId } = ownerIds(storedOwnerOf(inv));
+  return { surface, partnerId, tenantId };
 }
 
 /** What the Web UI shows of an invoice's workflow from its start: summary, details and memo. */
@@ -90,22 +95,19 @@ function webUiStartOptions(facts: InvoiceDisplayFacts, summary = invoiceSummary(
 }
 
 /**
- * Starts the invoice's workflow with the search attributes support staff filter on. Starting one that is
- * already running is not an error (a retried request, or a start whose reply was lost).
+ * Starts the invoice's workflow with the search attributes support staff filter on (InvoiceStatus=queued tells
+ * the workflow the invoice was just queued: it goes straight to its first step). Starting one that is already
+ * running is not an error (a retried request, or a start whose reply was lost).
  */
-export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reservedDelivered?: boolean; fresh?: boolean } = {}): Promise<void> {
+export async function startInvoiceWorkflow(inv: WorkflowInvoice, opts: { reservedDelivered?: boolean } = {}): Promise<void> {
   const cfg = config();
   const mode = workflowMode(inv.mode);
   const input: InvoiceWorkflowInput = {
     invoiceId: inv._id,
     mode,
     ackFallbackMs: cfg.aspAckFallbackMs,
-    steps: 'combined',
-    ackPolling: 'asp',
-    explainWaits: true,
-    ...(inv.tenantId ? { surface: 'tenant' as const } : {}),
+    ...(surfaceOf(storedOwnerOf(inv)) === 'tenant' ? { surface: 'tenant' as const } : {}),
     ...(opts.reservedDelivered ? { reservedDelivered: true } : {}),
-    ...(opts.fresh ? { fresh: true } : {}),
   };
   const client = await temporalClient();
   try {

@@ -3,6 +3,7 @@
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { InvoiceStatus } from '../domain/invoice-status';
+import { partyOf, storedOwnerOf, type StoredOwner, type Surface } from '../domain/owner';
 
 export const INVOICE_WORKFLOW = 'invoiceWorkflow';
 export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';
@@ -28,45 +29,36 @@ export type InvoiceMode = 'test' | 'sandbox' | 'live';
 
 // ---- The invoice workflow ----
 
+/** What an invoice's workflow starts with (support staff read it on the Web UI's first screen). */
 export interface InvoiceWorkflowInput {
   invoiceId: string;
+  /** live deliveries spend a credit; test and sandbox are free. */
   mode: InvoiceMode;
-  /** How long to wait for the ASP's acknowledgement signal before polling the ASP (doubles while pending). */
+  /** How long to wait for the ASP's verdict signal before polling the ASP (then on the ASPs' schedule). */
   ackFallbackMs: number;
   /** Reserved test TRN: the API already stored the invoice as delivered; this run only announces it. */
   reservedDelivered?: boolean;
-  /**
-   * 'local': the steps are local activities and InvoiceStatus is written when the run waits or ends.
-   * 'combined' (every start since it exists): as 'local', with transform and validate as one step
-   * (prepareInvoiceDocument), and InvoiceStatus=delivered written only once the ASP's verdict is a while coming.
-   */
-  steps?: 'local' | 'combined';
-  /** The API has just stored the invoice as queued (run 1): the run starts with transform. */
-  fresh?: boolean;
-  /** 'asp': poll the ASP on its schedule (see aspPollDelayMs); runs recorded before double from the first wait. */
-  ackPolling?: 'asp';
   /** 'tenant': a Tenant API invoice, whose status updates (SPEC 6.2) also announce acknowledged. */
   surface?: 'tenant';
-  /**
-   * Every wait is a timer whose summary says why and for what the run waits ("rejected: <reason>; waiting for a
-   * retry (...)"): the Web UI shows it on the first screen of the workflow page. Runs recorded before wait for a
-   * retry without a timer, and replay so.
-   */
-  explainWaits?: boolean;
 }
 
 /** How a run ended; failure terminals never end a run (they wait for `retry`, then continue as new). */
 export type InvoiceWorkflowResult = 'acknowledged' | 'delivered' | 'deleted';
 
-/** What the search attributes of an invoice's workflow say at its start. */
-export interface InvoiceFacts {
+/** What the search attributes of an invoice's workflow say at its start; its owner as stored (src/domain/owner.ts). */
+export interface InvoiceFacts extends StoredOwner {
   _id: string;
   number: string;
   sellerTrn: string;
-  /** The partner (Partner API) or the tenant (Tenant API): exactly one is set. */
-  partnerId?: string | null;
-  tenantId?: string | null;
   status: InvoiceStatus | string;
+}
+
+/** The search attribute naming the owner's party, which support filters on. */
+const PARTY_KEY = { partner: PartnerIdKey, tenant: TenantIdKey } as const;
+
+function partyAttribute(owner: StoredOwner): SearchAttributePair {
+  const party = partyOf(storedOwnerOf(owner));
+  return { key: PARTY_KEY[party.kind as Surface], value: party.id } as SearchAttributePair;
 }
 
 export function invoiceSearchAttributes(inv: InvoiceFacts, mode: InvoiceMode): SearchAttributePair[] {
@@ -75,7 +67,7 @@ export function invoiceSearchAttributes(inv: InvoiceFacts, mode: InvoiceMode): S
     { key: InvoiceNumberKey, value: inv.number },
     { key: SellerTrnKey, value: inv.sellerTrn },
     { key: ModeKey, value: mode },
-    inv.tenantId ? { key: TenantIdKey, value: inv.tenantId } : { key: PartnerIdKey, value: inv.partnerId ?? '' },
+    partyAttribute(inv),
   ];
 }
 
@@ -93,10 +85,7 @@ export interface AspVerdict {
 export const retrySignal = defineSignal('retry');
 /** The ASP's verdict (acknowledged or rejected) about a delivered invoice: what every sender sends. */
 export const aspVerdictSignal = defineSignal<[AspVerdict]>('aspVerdict');
-/**
- * @deprecated the verdict's first name, still handled for workflows that were signalled (or recorded) with it;
- * send `aspVerdictSignal`.
- */
+/** @deprecated the verdict's first name, still accepted from senders that use it; send `aspVerdictSignal`. */
 export const acknowledgedSignal = defineSignal<[AspVerdict]>('acknowledged');
 /** The SME's credit was topped up: a blocked_no_credit invoice tries its delivery again within the same run. */
 export const creditsAvailableSignal = defineSignal('creditsAvailable');
@@ -153,7 +142,7 @@ export function webhookDeliveryStart(d: DeliveryToStart) {
     memo: { invoiceId: d.invoiceId, eventStatus: d.eventStatus },
     // Support filters deliveries in the Web UI: WorkflowType = 'webhookDeliveryWorkflow' AND PartnerId = '...'
     typedSearchAttributes: [
-      d.tenantId ? { key: TenantIdKey, value: d.tenantId } : { key: PartnerIdKey, value: d.partnerId ?? '' },
+      partyAttribute(d),
       { key: ModeKey, value: d.mode },
     ] as SearchAttributePair[],
   };

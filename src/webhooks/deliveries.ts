@@ -2,18 +2,30 @@ import { Invoice, Partner, Tenant, WebhookDelivery, type InvoiceDoc, type Partne
 import { STATUS_CHANGED_EVENT, lastEventOf, type EventStatus } from './event';
 import { TENANT_STATUS_UPDATE_EVENT, type TenantEventStatus } from './tenant-status-update';
 import { signingSecrets } from '../credentials/rotation';
+import { ServiceError } from '../domain/errors';
+import { ownerFields, storedOwnerOf, partyOf, type Surface } from '../domain/owner';
 
 // Persistence of webhook delivery rows. Every write is a single-document conditional update (FerretDB has no
 // transactions), idempotent when repeated, and forward-only: delivered and exhausted rows never change again.
 
-export class WebhookError extends Error {
-  constructor(
-    readonly code: 'invoice_not_found' | 'no_event' | 'webhook_url_not_configured' | 'delivery_not_found',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'WebhookError';
-  }
+export type WebhookFailure = 'invoice_not_found' | 'no_event' | 'webhook_url_not_configured' | 'delivery_not_found';
+
+const WEBHOOK_FAILURES: Record<WebhookFailure, [status: number, title: string]> = {
+  invoice_not_found: [404, 'Not found'],
+  no_event: [404, 'Not found'],
+  webhook_url_not_configured: [409, 'Conflict'],
+  delivery_not_found: [404, 'Not found'],
+};
+
+/** Why a delivery row cannot be created or recorded; none is worth retrying unchanged. */
+export function webhookError(code: WebhookFailure, message: string): ServiceError {
+  const [status, title] = WEBHOOK_FAILURES[code];
+  return new ServiceError(status, code, title, message);
+}
+
+/** True for this module's refusals (callers turn them into their own answers). */
+export function isWebhookError(err: unknown): err is ServiceError & { code: WebhookFailure } {
+  return err instanceof ServiceError && Object.hasOwn(WEBHOOK_FAILURES, err.code);
 }
 
 export interface NewDelivery {
@@ -43,7 +55,7 @@ export interface CreatedDelivery {
 
 /**
  * Creates the pending row (once: repeating the call with the same deliveryId changes nothing). Throws
- * WebhookError when the invoice is unknown or not the owner's, has no event, or its partner has no URL.
+ * a webhookError when the invoice is unknown or not the owner's, has no event, or its partner has no URL.
  */
 export async function createDelivery(input: NewDelivery): Promise<CreatedDelivery> {
   if (input.partnerId) await requireWebhookUrl(input.partnerId);
@@ -51,13 +63,15 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
   // (not the bodies: invoices can be large, and only the owner and the event are needed here)
   const invoice = await Invoice.findById(input.invoiceId, { body: 0, tenantInput: 0 }).lean<InvoiceDoc>();
   if (!invoice || (input.owner && (invoice.partnerId !== input.owner.partnerId || invoice.smeId !== input.owner.smeId))) {
-    throw new WebhookError('invoice_not_found', `no invoice ${input.invoiceId}`);
+    throw webhookError('invoice_not_found', `no invoice ${input.invoiceId}`);
   }
   const event = input.event ?? lastEventOf(invoice);
-  if (!event) throw new WebhookError('no_event', `invoice ${input.invoiceId} has not reached delivered or rejected, so it has no event to send`);
-  if (invoice.tenantId) {
-    if (invoice.tenantId !== input.tenantId) await requireStatusUrl(invoice.tenantId);
-  } else if (invoice.partnerId !== input.partnerId) await requireWebhookUrl(invoice.partnerId ?? '');
+  if (!event) throw webhookError('no_event', `invoice ${input.invoiceId} has not reached delivered or rejected, so it has no event to send`);
+  const owner = storedOwnerOf(invoice);
+  const target = partyOf(owner);
+  // (the URL of the party the caller named is checked above; the invoice's own, when it is another)
+  if (target.id !== { partner: input.partnerId, tenant: input.tenantId }[target.kind]) await REQUIRE_URL[target.kind](target.id);
+  const { partnerId, smeId, tenantId } = ownerFields(owner);
 
   const now = new Date();
   // insert-first, not an upsert: FerretDB 1.x drops null and [] values from $setOnInsert.
@@ -65,11 +79,11 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
     await WebhookDelivery.create({
       _id: input.deliveryId,
       invoiceId: invoice._id,
-      partnerId: invoice.partnerId ?? null,
-      tenantId: invoice.tenantId ?? null,
-      smeId: invoice.smeId,
+      partnerId,
+      tenantId,
+      smeId,
       mode: invoice.mode,
-      event: invoice.tenantId ? TENANT_STATUS_UPDATE_EVENT : STATUS_CHANGED_EVENT,
+      event: EVENT_OF[target.kind],
       eventStatus: event.status,
       eventReason: event.status === 'rejected' ? event.reason : null,
       trigger: input.trigger,
@@ -131,16 +145,27 @@ export async function beginAttempt(deliveryId: string, attempt: number): Promise
     eventStatus: row.eventStatus as EventStatus | TenantEventStatus,
     eventReason: row.eventReason ?? null,
   };
-  if (row.tenantId) {
-    const [tenant, invoice] = await Promise.all([
-      Tenant.findById(row.tenantId, { statusUrl: 1, webhookSecret: 1, previousWebhookSecret: 1, previousWebhookSecretValidUntil: 1 }).lean<TenantDoc>(),
-      Invoice.findById(row.invoiceId, { number: 1, ackRef: 1 }).lean<InvoiceDoc>(),
-    ]);
-    return { ...event, url: tenant?.statusUrl ?? null, secrets: signingSecrets(tenant?.webhookSecret ?? '', tenant?.previousWebhookSecret, tenant?.previousWebhookSecretValidUntil, new Date()), tenant: { invoiceNumber: invoice?.number ?? '', ackRef: invoice?.ackRef ?? null } };
-  }
-  const partner = await Partner.findById(row.partnerId).lean<PartnerDoc>();
-  return { ...event, url: partner?.webhookUrl ?? null, secrets: signingSecrets(partner?.webhookSecret ?? '', partner?.previousWebhookSecret, partner?.previousWebhookSecretValidUntil, new Date()) };
+  const target = partyOf(storedOwnerOf(row));
+  return { ...event, ...(await TARGET_OF[target.kind](target.id, row.invoiceId)) };
 }
+
+/** The event each party receives: the partner's invoice.status_changed, the tenant's status update (SPEC 6.2). */
+const EVENT_OF: Record<Surface, string> = { partner: STATUS_CHANGED_EVENT, tenant: TENANT_STATUS_UPDATE_EVENT };
+
+/** Where a party receives its events, and the secrets that sign them, read at send time. */
+const TARGET_OF: Record<Surface, (id: string, invoiceId: string) => Promise<Pick<AttemptTarget, 'url' | 'secrets' | 'tenant'>>> = {
+  partner: async (partnerId) => {
+    const partner = await Partner.findById(partnerId).lean<PartnerDoc>();
+    return { url: partner?.webhookUrl ?? null, secrets: signingSecrets(partner?.webhookSecret ?? '', partner?.previousWebhookSecret, partner?.previousWebhookSecretValidUntil, new Date()) };
+  },
+  tenant: async (tenantId, invoiceId) => {
+    const [tenant, invoice] = await Promise.all([
+      Tenant.findById(tenantId, { statusUrl: 1, webhookSecret: 1, previousWebhookSecret: 1, previousWebhookSecretValidUntil: 1 }).lean<TenantDoc>(),
+      Invoice.findById(invoiceId, { number: 1, ackRef: 1 }).lean<InvoiceDoc>(),
+    ]);
+    return { url: tenant?.statusUrl ?? null, secrets: signingSecrets(tenant?.webhookSecret ?? '', tenant?.previousWebhookSecret, tenant?.previousWebhookSecretValidUntil, new Date()), tenant: { invoiceNumber: invoice?.number ?? '', ackRef: invoice?.ackRef ?? null } };
+  },
+};
 
 export interface AttemptOutcome {
   attempt: number;
@@ -175,7 +200,7 @@ export async function recordAttempt(deliveryId: string, o: AttemptOutcome): Prom
   ).lean<WebhookDeliveryDoc>();
   if (updated) return updated.status;
   const current = await WebhookDelivery.findById(deliveryId).lean<WebhookDeliveryDoc>();
-  if (!current) throw new WebhookError('delivery_not_found', `webhook delivery ${deliveryId} not found`);
+  if (!current) throw webhookError('delivery_not_found', `webhook delivery ${deliveryId} not found`);
   return current.status;
 }
 
@@ -184,12 +209,15 @@ export function deliveriesOf(invoiceId: string): Promise<WebhookDeliveryDoc[]> {
   return WebhookDelivery.find({ invoiceId }).sort({ createdAt: -1, _id: -1 }).lean<WebhookDeliveryDoc[]>().exec();
 }
 
+/** The URL check of each party (webhook_url_not_configured when it has none). */
+const REQUIRE_URL: Record<Surface, (id: string) => Promise<void>> = { partner: (id) => requireWebhookUrl(id), tenant: (id) => requireStatusUrl(id) };
+
 async function requireStatusUrl(tenantId: string): Promise<void> {
   const tenant = await Tenant.findById(tenantId, { statusUrl: 1 }).lean<Pick<TenantDoc, 'statusUrl'>>();
-  if (!tenant?.statusUrl) throw new WebhookError('webhook_url_not_configured', `tenant ${tenantId} has no status URL registered`);
+  if (!tenant?.statusUrl) throw webhookError('webhook_url_not_configured', `tenant ${tenantId} has no status URL registered`);
 }
 
 async function requireWebhookUrl(partnerId: string): Promise<void> {
   const partner = await Partner.findById(partnerId, { webhookUrl: 1 }).lean<Pick<PartnerDoc, 'webhookUrl'>>();
-  if (!partner?.webhookUrl) throw new WebhookError('webhook_url_not_configured', `partner ${partnerId} has no webhook URL registered`);
+  if (!partner?.webhookUrl) throw webhookError('webhook_url_not_configured', `partner ${partnerId} has no webhook URL registered`);
 }

@@ -5,7 +5,8 @@ import { startWebhookDelivery } from '../temporal/client';
 import { createDelivery, type NewDelivery } from './deliveries';
 import type { EventStatus } from './event';
 
-// Replaying deliveries from outside workflows (API, CLI). Inside workflows use fireStatusWebhook instead.
+// Replaying deliveries from outside workflows (API, CLI): the same row and delivery workflow as the invoice
+// workflow's announceStatus (workflows/announce-status.ts), started through the client.
 
 export interface StartedDelivery {
   deliveryId: string;
@@ -14,7 +15,7 @@ export interface StartedDelivery {
 
 /**
  * A new delivery of the invoice's last event (SPEC 4.1 replay-webhook): a fresh row and workflow, earlier rows
- * kept. Throws WebhookError invoice_not_found (also for another owner's invoice), no_event, or
+ * kept. Throws a webhookError invoice_not_found (also for another owner's invoice), no_event, or
  * webhook_url_not_configured.
  */
 export function replayStatusWebhook(invoiceId: string, opts: { owner?: { partnerId: string; smeId: string }; retryScheduleMs?: number[] } = {}): Promise<StartedDelivery> {

@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { IdempotencyRecord, Invoice, Partner, SmeConnection } from '../../src/db/models';
 import { hashRequest } from '../../src/domain/request-hash';
 import { IN_FLIGHT_LEASE_MS, keepLeases, originKey } from '../../src/services/idempotency';
-import { prepareInvoice, type InvoiceOwner } from '../../src/services/invoices-create';
+import { partnerOwner, type PartnerOwner } from '../../src/domain/owner';
+import { prepareInvoice } from '../../src/services/invoices-create';
 import { call } from '../helpers/http';
 import { invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
 import { newPartner, type TestPartner } from '../helpers/partners';
@@ -16,10 +17,10 @@ import { ensureWorker } from '../helpers/worker';
 
 const BULK_PATH = '/v1/partner/invoices/bulk';
 
-async function ownerOf(p: TestPartner): Promise<InvoiceOwner> {
+async function ownerOf(p: TestPartner): Promise<PartnerOwner> {
   const partner = await Partner.findById(p.partnerId).lean();
   const sme = await SmeConnection.findById(p.sme.smeId).lean();
-  return { partner: partner!, sme: sme! } as InvoiceOwner;
+  return partnerOwner(partner!, sme!);
 }
 
 /** What a request killed after its insert leaves: its key in flight (owner gone, lease over) and maybe its invoice. */

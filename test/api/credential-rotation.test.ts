@@ -3,7 +3,8 @@ import { CredentialAudit, Partner, SmeConnection, Tenant } from '../../src/db/mo
 import type { AuditActor } from '../../src/services/credential-audit';
 import { rotatePartnerSecret, rotateSmeSecret, rotateTenantSecret } from '../../src/services/credential-rotation';
 import { revokePartner, revokeSme, revokeTenantSecret } from '../../src/services/credential-revocation';
-import { AdminError, connectSme } from '../../src/services/admin';
+import { ServiceError } from '../../src/domain/errors';
+import { connectSme } from '../../src/services/admin';
 import { call } from '../helpers/http';
 import { newPartner, type TestPartner } from '../helpers/partners';
 import { newTenant, expectTenantError } from '../helpers/tenants';
@@ -130,7 +131,7 @@ describe('credential lifecycle over HTTP (issue 32 point 1)', function () {
       expect((await listInvoices(p, p.sme.connectionSecret)).status).to.equal(401);
       // A rotation is not how a revoked connection comes back.
       const refused = await rotateSmeSecret(p.sme.smeId, { overlapMs: DAY, actor }).catch((e) => e);
-      expect(refused).to.be.instanceOf(AdminError).and.include({ code: 'sme_revoked' });
+      expect(refused).to.be.instanceOf(ServiceError).and.include({ code: 'sme_revoked' });
 
       const reissued = await connectSme({ partnerId: p.partnerId, trn: p.sme.trn, name: 'Renamed LLC' }, actor);
       expect(reissued).to.deep.include({ smeId: p.sme.smeId, partnerId: p.partnerId, trn: p.sme.trn });
@@ -143,7 +144,7 @@ describe('credential lifecycle over HTTP (issue 32 point 1)', function () {
         expect(res.body.code).to.equal('invalid_connection_secret');
       }
       const active = await connectSme({ partnerId: p.partnerId, trn: p.sme.trn, name: 'X' }, actor).catch((e) => e);
-      expect(active).to.be.instanceOf(AdminError).and.include({ code: 'sme_already_connected' });
+      expect(active).to.be.instanceOf(ServiceError).and.include({ code: 'sme_already_connected' });
       expect(await SmeConnection.countDocuments({ partnerId: p.partnerId, trn: p.sme.trn })).to.equal(1);
       expect((await SmeConnection.findById(p.sme.smeId).lean())!.legalName).to.equal('Test SME LLC');
 

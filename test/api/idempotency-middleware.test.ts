@@ -6,6 +6,7 @@ import { problemErrors } from '../../src/http/problem-errors';
 import { idempotent } from '../../src/http/idempotency-middleware';
 import { jsonBody } from '../../src/http/json-body';
 import { partnerAuth, smeAuth } from '../../src/http/partner-auth';
+import { onSurface } from '../../src/http/surface';
 import { serviceErrors } from '../../src/domain/errors';
 import { call } from '../helpers/http';
 import { listen } from '../helpers/listen';
@@ -19,6 +20,7 @@ describe('idempotent() middleware (SPEC 5.3, 8)', () => {
   let executions = 0;
   before(async () => {
     const router = new Router();
+    router.use(onSurface('partner'));
     router.post('/things', partnerAuth(), smeAuth(), jsonBody(), idempotent(), async (ctx) => {
       executions++;
       const body = ctx.request.body as { delayMs?: number; missing?: boolean };

@@ -4,7 +4,8 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { config } from '../../src/config';
-import { Invoice, tenantNumberScope } from '../../src/db/models';
+import { Invoice } from '../../src/db/models';
+import { numberScope } from '../../src/domain/owner';
 import { uaeToday } from '../../src/domain/submission-rules';
 import { consumeBudget } from '../../src/services/rate-budget';
 import { adminCall, apiBase, call } from '../helpers/http';
@@ -156,7 +157,7 @@ describe('issue 35 [spec-edges], cases 7 to 10', function () {
       expect(report.errors[0]).to.include({ column: 'issueDate', code: 'issue_date_in_future', row: csvRowOf(1, 0, 1) });
       expect(report.warnings).to.have.length(1);
       expect(report.warnings[0]).to.include({ column: 'issueDate', code: 'late_issuance', days: 20, row: csvRowOf(0, 0, 1) });
-      expect(await Invoice.countDocuments({ smeId: tenantNumberScope(t.tenantId, 'test') })).to.equal(1);
+      expect(await Invoice.countDocuments({ numberScope: numberScope({ kind: 'tenant', tenantId: t.tenantId, mode: 'test' }) })).to.equal(1);
     });
 
     it('Tenant credit note: a late one is queued with the warning; one dated in the future is refused', async () => {

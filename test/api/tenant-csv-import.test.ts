@@ -3,7 +3,8 @@
 // 413 limits while streaming, and idempotent resends.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { Invoice, tenantNumberScope } from '../../src/db/models';
+import { Invoice } from '../../src/db/models';
+import { numberScope } from '../../src/domain/owner';
 import { apiBase, call } from '../helpers/http';
 import { randomTrn } from '../helpers/partners';
 import { csvInvoiceNumber, csvRowOf, tenantCsv, type TenantCsvOptions } from '../helpers/tenant-csv';
@@ -41,7 +42,7 @@ describe('Tenant API: CSV bulk import', function () {
     expect(byNumber(10)[0]).to.include({ column: 'buyerTrn' });
     expect(byNumber(500)[0]).to.include({ column: 'lineTaxCategory' });
     for (const e of res.body.errors) expect(e.message).to.be.a('string').and.not.equal('');
-    const stored = await Invoice.countDocuments({ smeId: tenantNumberScope(t.tenantId, 'test'), status: 'draft' });
+    const stored = await Invoice.countDocuments({ numberScope: numberScope({ kind: 'tenant', tenantId: t.tenantId, mode: 'test' }), status: 'draft' });
     expect(stored).to.equal(997);
     const list = await call('GET', '/v1/invoices?limit=5', { headers: t.headers });
     expect(list.body.data).to.have.length(5);
@@ -59,7 +60,7 @@ describe('Tenant API: CSV bulk import', function () {
     expect(res.status).to.equal(422);
     expect(res.body.code).to.equal('bulk_rows_invalid');
     expect(res.body.errors[0]).to.include({ invoiceNumber: csvInvoiceNumber(2), column: 'lineUnitPrice' });
-    expect(await Invoice.countDocuments({ smeId: tenantNumberScope(t.tenantId, 'test') })).to.equal(0);
+    expect(await Invoice.countDocuments({ numberScope: numberScope({ kind: 'tenant', tenantId: t.tenantId, mode: 'test' }) })).to.equal(0);
   });
 
   it('a number already a draft is updated; one already submitted is refused for its rows; the Arabic variant reads', async () => {
@@ -91,7 +92,7 @@ describe('Tenant API: CSV bulk import', function () {
     const one = await upload(t, file, undefined, key);
     const two = await upload(t, file, undefined, key);
     expect(two.body).to.deep.equal(one.body);
-    expect(await Invoice.countDocuments({ smeId: tenantNumberScope(t.tenantId, 'test') })).to.equal(2);
+    expect(await Invoice.countDocuments({ numberScope: numberScope({ kind: 'tenant', tenantId: t.tenantId, mode: 'test' }) })).to.equal(2);
     const other = await upload(t, csv(3, 1), undefined, key);
     expect(other.status).to.equal(409);
     const noKey = await fetch(`${await apiBase()}/v1/invoices/bulk`, { method: 'POST', headers: t.headers, body: new FormData() });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { verifyWebhook } from '../../src';
-import { CredentialAudit, Invoice, Partner, Tenant, tenantNumberScope } from '../../src/db/models';
+import { CredentialAudit, Invoice, Partner, Tenant } from '../../src/db/models';
 import { rotatePartnerWebhookSecret, rotateTenantWebhookSecret } from '../../src/services/credential-rotation';
 import { temporalClient } from '../../src/temporal/client';
 import { webhookWorkflowId } from '../../src/temporal/contract';
@@ -99,7 +99,7 @@ describe('webhook secret roll (two signatures during the overlap)', function () 
 async function tenantInvoiceAt(t: TestTenant, status: 'delivered'): Promise<string> {
   const id = randomUUID();
   await Invoice.create({
-    _id: id, partnerId: null, tenantId: t.tenantId, smeId: tenantNumberScope(t.tenantId, t.mode), mode: t.mode, number: `T-${id.slice(0, 8)}`, issueYear: 0,
+    _id: id, partnerId: null, tenantId: t.tenantId, smeId: null, mode: t.mode, number: `T-${id.slice(0, 8)}`, numberScope: `tenant:${t.tenantId}:${t.mode}`, numberPeriod: 0,
     issueDate: '2026-11-01', sellerTrn: t.trn, status, reason: null, history: [{ status, reason: null, at: new Date(), run: 1 }], body: {},
   });
   return id;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { config } from '../../src/config';
-import { LOCAL_ACTIVITY_SLOTS, WORKFLOW_TASK_SLOTS } from '../../src/temporal/worker-factory';
+import { LOCAL_ACTIVITY_SLOTS, WORKFLOW_TASK_SLOTS } from '../../src/worker/create-worker';
 import { ensureWorker, sdkMetricsUrl } from '../helpers/worker';
 
 /** The SDK's gauge for one kind of slot on this run's task queue (Prometheus text). */

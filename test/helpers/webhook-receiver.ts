@@ -66,7 +66,7 @@ export async function invoiceAt(partner: TestPartner, status: InvoiceStatus, rea
   const id = randomUUID();
   const at = new Date();
   await Invoice.create({
-    _id: id, partnerId: partner.partnerId, smeId: partner.sme.smeId, mode: partner.mode, number: `INV-${id.slice(0, 8)}`, issueYear: 2026,
+    _id: id, partnerId: partner.partnerId, smeId: partner.sme.smeId, mode: partner.mode, number: `INV-${id.slice(0, 8)}`, numberScope: `sme:${partner.sme.smeId}`, numberPeriod: 2026,
     issueDate: '2026-11-01', sellerTrn: partner.sme.trn, status, reason, history: history.map((h) => ({ status: h.status, reason: h.reason ?? null, at, run: 1 })), body: {},
   });
   return id;

@@ -1,6 +1,6 @@
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { config } from '../../src/config';
-import { createWorker } from '../../src/temporal/worker-factory';
+import { createWorker } from '../../src/worker/create-worker';
 import { freeLoopbackPort, sdkMetricsTelemetry } from '../../src/worker-metrics';
 
 let running: { worker: Worker; done: Promise<void> } | undefined;

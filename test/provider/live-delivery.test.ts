@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { AspSubmission, SmeConnection } from '../../src/db/models';
 import { aspSignatureHeader } from '../../src/provider/asp-callback-signature';
-import { AspRequestError, aspHttpClient } from '../../src/provider/asp-http-client';
+import { aspHttpClient } from '../../src/provider/asp-http-client';
 import type { AspSimulator, Scenario } from '../../src/provider/simulator';
 import { SIM_CALLBACK_SECRET, SIM_CLIENT, startAspSimulator, stopAspSimulator } from '../helpers/asp-simulator';
 import { call } from '../helpers/http';
@@ -143,7 +143,7 @@ describe('live delivery through the ASP over HTTP (issue provider)', function ()
     const wrong = aspHttpClient({ baseUrl: sim.url, clientId: SIM_CLIENT.clientId, clientSecret: 'not-the-secret' });
     const failure = (p: Promise<unknown>) => p.then(() => null, (err: unknown) => err as Error);
     const refused = await failure(wrong.submit({ invoiceId: 'x', run: 1, body: {}, xml: '<Invoice/>' }));
-    expect(refused).to.be.instanceOf(AspRequestError); // not AspRetryableError: nothing to retry
+    expect(refused).to.include({ code: 'provider_request_refused', retryable: false }); // nothing to retry
     expect(refused!.message).to.contain('refused our credentials');
     const right = aspHttpClient({ baseUrl: sim.url, ...SIM_CLIENT });
     expect((await failure(right.submission('nope')))!.message).to.contain('no submission nope');

@@ -2,6 +2,7 @@
 // whatever the concurrency (the conditional update and the spend claim are what the store contract proves safe).
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { toApplicationFailure } from '../../activities/failures';
 import { reserveDeliveryCredit } from '../../activities/invoice-pipeline';
 import { CreditLedgerEntry, Invoice, SmeConnection } from '../../src/db/models';
 import { spendEntryId, type CreditOwner } from '../../src/domain/credits';
@@ -28,7 +29,8 @@ async function storedInvoice(p: TestPartner, mode: 'test' | 'live', run = 1): Pr
     smeId: p.sme.smeId,
     mode,
     number: `INV-${_id.slice(0, 8)}`,
-    issueYear: 2025,
+    numberScope: `sme:${p.sme.smeId}`,
+    numberPeriod: 2025,
     issueDate: '2025-01-15',
     sellerTrn: p.sme.trn,
     status: 'validated',
@@ -150,7 +152,7 @@ describe('credits service (real store)', function () {
       const live = await storedInvoice(p, 'live');
       const results = await Promise.allSettled([reserveDeliveryCredit({ invoiceId: live }), reserveDeliveryCredit({ invoiceId: live }), reserveDeliveryCredit({ invoiceId: live })]);
       // An attempt that met the claim in flight fails retryable (Temporal runs it again); none charges twice.
-      for (const r of results) if (r.status === 'rejected') expect((r.reason as { type?: string }).type).to.equal('credit_spend_in_progress');
+      for (const r of results) if (r.status === 'rejected') expect(toApplicationFailure(r.reason)).to.include({ type: 'credit_spend_in_progress', nonRetryable: false });
       expect(await reserveDeliveryCredit({ invoiceId: live })).to.deep.equal({ ok: true });
       expect(await balanceOf(owner)).to.equal(1);
 
@@ -172,7 +174,7 @@ describe('credits service (real store)', function () {
         await reserveDeliveryCredit({ invoiceId: randomUUID() });
         expect.fail('expected a failure');
       } catch (err) {
-        expect(err).to.include({ type: 'invoice_not_found', nonRetryable: true });
+        expect(toApplicationFailure(err)).to.include({ type: 'invoice_not_found', nonRetryable: true });
       }
     });
   });

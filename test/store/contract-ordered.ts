@@ -1,11 +1,13 @@
 // The sorted, limited and ranged finds our reads rely on (the list pages, their cursor, the status and date
-// filters, the Tenant list's partnerId null). Our FerretDB build answers a find with a limit from PostgreSQL's
+// filters, each owner's partition: src/domain/owner.ts). Our FerretDB build answers a find with a limit from PostgreSQL's
 // (rank, key) indexes when its filter and sort translate exactly, and takes FerretDB's own path otherwise
 // (scripts/infra/ferretdb-patch/ordered_query.go.txt): both must give MongoDB's answer, including the order of
 // mixed types, null against a missing field, and arrays (which turn the pushdown off for the field).
 import { expect } from 'chai';
 import { Long, ObjectId, type Collection, type Document } from 'mongodb';
+import { Invoice as InvoiceModel } from '../../src/db/models';
 import { encodeCursor, listFilter, LIST_SORT, type InvoiceListQuery, type ListStatus } from '../../src/domain/invoice-list-query';
+import { numberKey, ownerFields, ownerFilter, ownerLabel, type OwnerRef } from '../../src/domain/owner';
 
 type AnyDoc = Document & { _id: string };
 
@@ -33,21 +35,26 @@ const MIXED: AnyDoc[] = [
 ];
 const ASC = MIXED.map((d) => d._id);
 
-/** Invoice-shaped documents: 3 owners, ties on createdAt (three per millisecond), every status, held drafts. */
+/**
+ * Invoice-shaped documents: 3 owners, ties on createdAt (three per millisecond), every status, held drafts. Two
+ * partners name one SME id: the partition (numberScope) is shared and the party (partnerId) tells them apart.
+ */
 const STATUSES = ['draft', 'queued', 'transformed', 'validated', 'delivered', 'acknowledged', 'rejected'];
-const OWNERS: Array<{ partnerId: string | null; smeId: string }> = [
-  { partnerId: 'p1', smeId: 's1' },
-  { partnerId: 'p2', smeId: 's1' },
-  { partnerId: null, smeId: 'tenant:t1:live' },
+const OWNERS: OwnerRef[] = [
+  { kind: 'partner', partnerId: 'p1', smeId: 's1' },
+  { kind: 'partner', partnerId: 'p2', smeId: 's1' },
+  { kind: 'tenant', tenantId: 't1', mode: 'live' },
 ];
 const T0 = Date.UTC(2025, 0, 1);
 const INVOICES = Array.from({ length: 300 }, (_, i) => {
   const status = STATUSES[(i * 7) % STATUSES.length];
+  const owner = OWNERS[i % 3];
+  const issueDate = new Date(T0 + Math.floor(i / 4) * 86_400_000).toISOString().slice(0, 10);
   return {
     _id: `inv-${String((i * 37) % 1000).padStart(4, '0')}-${i}`, // _id order unrelated to creation order
-    ...OWNERS[i % 3],
-    number: `N-${i}`,
-    issueDate: new Date(T0 + Math.floor(i / 4) * 86_400_000).toISOString().slice(0, 10),
+    ...ownerFields(owner),
+    ...numberKey(owner, `N-${i}`, issueDate),
+    issueDate,
     status,
     heldReason: status === 'draft' && i % 2 ? 'missing_trn' : null,
     createdAt: new Date(T0 + Math.floor(i / 9) * 1000),
@@ -61,10 +68,10 @@ function expectedList(owner: (typeof OWNERS)[number], q: Omit<InvoiceListQuery, 
   const statusOk = (inv: Invoice) =>
     !wanted.size ||
     (inv.status === 'draft' ? (inv.heldReason ? wanted.has('held') : wanted.has('draft')) : wanted.has(inv.status as ListStatus));
+  const own = Object.entries(ownerFilter(owner));
   return INVOICES.filter(
     (inv) =>
-      inv.partnerId === owner.partnerId &&
-      inv.smeId === owner.smeId &&
+      own.every(([field, value]) => inv[field as keyof Invoice] === value) &&
       statusOk(inv) &&
       (q.number === undefined || inv.number === q.number) &&
       (!q.from || inv.issueDate >= q.from) &&
@@ -195,9 +202,8 @@ export function describeOrderedFinds(collection: () => Collection<AnyDoc>): void
 
     describe('the invoice list query (listFilter, LIST_SORT and its cursor) on 300 invoices of three owners', () => {
       beforeEach(async () => {
-        await collection().createIndex({ partnerId: 1, smeId: 1, createdAt: -1, _id: -1 });
-        await collection().createIndex({ smeId: 1, createdAt: -1, _id: -1 });
-        await collection().createIndex({ smeId: 1, issueDate: 1, createdAt: -1, _id: -1 });
+        // The indexes the invoices model declares (src/db/models/invoice.ts), the unique number key among them.
+        for (const [keys, options] of InvoiceModel.schema.indexes()) await collection().createIndex(keys as Record<string, 1 | -1>, { unique: options?.unique === true });
         await collection().insertMany(INVOICES);
       });
 
@@ -207,7 +213,7 @@ export function describeOrderedFinds(collection: () => Collection<AnyDoc>): void
         let cursor: InvoiceListQuery['cursor'];
         for (;;) {
           const rows = await collection()
-            .find(listFilter(owner, { ...q, limit, cursor }))
+            .find(listFilter(ownerFilter(owner), { ...q, limit, cursor }))
             .sort(LIST_SORT)
             .limit(limit + 1)
             .toArray();
@@ -238,7 +244,7 @@ export function describeOrderedFinds(collection: () => Collection<AnyDoc>): void
       ];
       for (const owner of OWNERS) {
         for (const [what, q] of queries) {
-          it(`${owner.partnerId ?? 'tenant (partnerId null)'}: ${what}: every page in order, none missed or repeated`, async () => {
+          it(`${ownerLabel(owner)}: ${what}: every page in order, none missed or repeated`, async () => {
             const expected = expectedList(owner, q);
             const pages = await allPages(owner, q, 7);
             expect(pages.flat()).to.deep.equal(expected);
@@ -254,12 +260,35 @@ export function describeOrderedFinds(collection: () => Collection<AnyDoc>): void
         expect(tied.length, 'invoices of p1 sharing one createdAt').to.be.at.least(2);
         const after = tied.sort((a, b) => (a._id < b._id ? 1 : -1))[0];
         const rows = await collection()
-          .find(listFilter(owner, { limit: 5, cursor: { createdAt: after.createdAt, id: after._id } }))
+          .find(listFilter(ownerFilter(owner), { limit: 5, cursor: { createdAt: after.createdAt, id: after._id } }))
           .sort(LIST_SORT)
           .limit(5)
           .toArray();
         const from = expected.indexOf(after._id) + 1;
         expect(rows.map((d) => d._id)).to.deep.equal(expected.slice(from, from + 5));
+      });
+
+      it('the unique number key (numberScope, numberPeriod, number): a number once per scope and period', async () => {
+        const [partner, , tenant] = OWNERS;
+        const doc = (owner: OwnerRef, _id: string, number: string, issueDate: string) => ({ _id, ...ownerFields(owner), ...numberKey(owner, number, issueDate), issueDate, status: 'draft' });
+        const code = (p: Promise<unknown>) => p.then(() => null, (err: { code?: number }) => err.code);
+        expect(await code(collection().insertOne(doc(partner, 'dup-p-same-year', 'N-0', '2025-12-31'))), 'the SME, same year').to.equal(11000);
+        expect(await code(collection().insertOne(doc(partner, 'dup-p-next-year', 'N-0', '2026-01-01'))), 'the SME, next year').to.equal(null);
+        expect(await code(collection().insertOne(doc(tenant, 'dup-t-other-year', 'N-2', '2031-06-01'))), 'the tenant, any year').to.equal(11000);
+        const sandbox: OwnerRef = { kind: 'tenant', tenantId: 't1', mode: 'sandbox' };
+        expect(await code(collection().insertOne(doc(sandbox, 'dup-t-sandbox', 'N-2', '2025-01-01'))), 'the tenant, another mode').to.equal(null);
+      });
+
+      it("a tenant's numbers looked up by the unique key's prefix, and an owner's invoices of a status oldest first", async () => {
+        const tenant = OWNERS[2];
+        const { numberScope, numberPeriod } = numberKey(tenant, '', '');
+        const found = await collection().find({ numberScope, numberPeriod, number: { $in: ['N-2', 'N-5', 'N-3', 'nobody'] } }, { projection: { number: 1 } }).toArray();
+        expect(found.map((d) => d.number).sort()).to.deep.equal(['N-2', 'N-5']);
+        const rejected = INVOICES.filter((inv) => inv.numberScope === numberScope && inv.status === 'rejected')
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a._id < b._id ? -1 : 1))
+          .map((inv) => inv._id);
+        const rows = await collection().find({ numberScope, status: 'rejected' }).sort({ createdAt: 1, _id: 1 }).limit(4).toArray();
+        expect(rows.map((d) => d._id)).to.deep.equal(rejected.slice(0, 4));
       });
     });
   });

@@ -321,19 +321,28 @@ export function describeStoreContract(title: string, uri: () => string | undefin
     describe('indexes and queries', () => {
       it('listIndexes reports the indexes created, with their keys and uniqueness', async () => {
         await coll.createIndex({ k: 1 }, { unique: true });
-        await coll.createIndex({ smeId: 1, issueYear: 1, number: 1 }, { unique: true });
-        await coll.createIndex({ partnerId: 1, smeId: 1, createdAt: -1, _id: -1 });
+        await coll.createIndex({ numberScope: 1, numberPeriod: 1, number: 1 }, { unique: true });
+        await coll.createIndex({ numberScope: 1, createdAt: -1, _id: -1 });
         await coll.createIndex({ expiresAt: 1 });
         const indexes = await coll.listIndexes().toArray();
         const byName = new Map(indexes.map((ix) => [ix.name as string, ix]));
-        expect([...byName.keys()].sort()).to.deep.equal(['_id_', 'expiresAt_1', 'k_1', 'partnerId_1_smeId_1_createdAt_-1__id_-1', 'smeId_1_issueYear_1_number_1'].sort());
+        expect([...byName.keys()].sort()).to.deep.equal(['_id_', 'expiresAt_1', 'k_1', 'numberScope_1_createdAt_-1__id_-1', 'numberScope_1_numberPeriod_1_number_1'].sort());
         expect(byName.get('k_1')).to.deep.include({ key: { k: 1 }, unique: true });
-        expect(byName.get('smeId_1_issueYear_1_number_1')).to.deep.include({ key: { smeId: 1, issueYear: 1, number: 1 }, unique: true });
-        expect(byName.get('partnerId_1_smeId_1_createdAt_-1__id_-1')?.key).to.deep.equal({ partnerId: 1, smeId: 1, createdAt: -1, _id: -1 });
-        expect(byName.get('partnerId_1_smeId_1_createdAt_-1__id_-1')?.unique).to.not.equal(true);
+        expect(byName.get('numberScope_1_numberPeriod_1_number_1')).to.deep.include({ key: { numberScope: 1, numberPeriod: 1, number: 1 }, unique: true });
+        expect(byName.get('numberScope_1_createdAt_-1__id_-1')?.key).to.deep.equal({ numberScope: 1, createdAt: -1, _id: -1 });
+        expect(byName.get('numberScope_1_createdAt_-1__id_-1')?.unique).to.not.equal(true);
         expect(byName.get('expiresAt_1')?.key).to.deep.equal({ expiresAt: 1 });
         // Keys in the order given: a compound index is not the same index with its fields reordered.
-        expect(Object.keys(byName.get('partnerId_1_smeId_1_createdAt_-1__id_-1')?.key)).to.deep.equal(['partnerId', 'smeId', 'createdAt', '_id']);
+        expect(Object.keys(byName.get('numberScope_1_createdAt_-1__id_-1')?.key)).to.deep.equal(['numberScope', 'createdAt', '_id']);
+      });
+
+      it('dropIndex by name removes that index only (the owner-fields migration drops the old ones)', async () => {
+        await coll.createIndex({ smeId: 1, issueYear: 1, number: 1 }, { unique: true });
+        await coll.createIndex({ numberScope: 1, number: 1 });
+        await coll.dropIndex('smeId_1_issueYear_1_number_1');
+        expect((await coll.listIndexes().toArray()).map((ix) => ix.name).sort()).to.deep.equal(['_id_', 'numberScope_1_number_1']);
+        const again = await coll.dropIndex('smeId_1_issueYear_1_number_1').then(() => null, (err: { code?: number }) => err.code);
+        expect(again, 'a second drop: IndexNotFound').to.equal(27);
       });
 
       describe('filters on fields other than _id return exactly the matching documents', () => {

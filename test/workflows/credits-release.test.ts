@@ -8,7 +8,7 @@ import { CreditLedgerEntry, SmeConnection } from '../../src/db/models';
 import { unavailableAsp } from '../../src/provider/asp';
 import { topUp } from '../../src/services/credits';
 import type { ActivityDeps } from '../../activities';
-import { createWorker } from '../../src/temporal/worker-factory';
+import { createWorker } from '../../src/worker/create-worker';
 import { einvoice } from '../helpers/cli';
 import { getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
 import { newPartner, type TestPartner } from '../helpers/partners';

@@ -50,11 +50,11 @@ async function timerSummaryWhen(handle: WorkflowHandle, match: RegExp): Promise<
 }
 
 /** An invoice stored as delivered with a hand-over id, and its workflow waiting for the ASP's verdict. */
-async function deliveredAwaitingVerdict(p: TestPartner, steps: 'local' | 'combined' = 'local', explainWaits = false): Promise<{ invoiceId: string; submissionId: string; handle: WorkflowHandle }> {
+async function deliveredAwaitingVerdict(p: TestPartner): Promise<{ invoiceId: string; submissionId: string; handle: WorkflowHandle }> {
   const invoiceId = randomUUID();
   const submissionId = `${invoiceId}-1`;
   await Invoice.create({
-    _id: invoiceId, partnerId: p.partnerId, smeId: p.sme.smeId, mode: 'test', number: `UI-${invoiceId.slice(0, 8)}`, issueYear: 2025, issueDate: '2025-02-07',
+    _id: invoiceId, partnerId: p.partnerId, smeId: p.sme.smeId, mode: 'test', number: `UI-${invoiceId.slice(0, 8)}`, numberScope: `sme:${p.sme.smeId}`, numberPeriod: 2025, issueDate: '2025-02-07',
     sellerTrn: p.sme.trn, status: 'delivered', aspSubmissionId: submissionId, history: [{ status: 'delivered', at: new Date(), reason: null, run: 1 }], body: invoiceBody(p),
   });
   await openHandOver({ invoiceId, run: 1, xml: '<Invoice/>', documentUuid: randomUUID() }); // as deliverInvoice does
@@ -62,7 +62,7 @@ async function deliveredAwaitingVerdict(p: TestPartner, steps: 'local' | 'combin
   const handle = await client.workflow.start('invoiceWorkflow', {
     taskQueue: config().temporalTaskQueue,
     workflowId: invoiceWorkflowId(invoiceId),
-    args: [{ invoiceId, mode: 'test', ackFallbackMs: 10 * 60_000, steps, ackPolling: 'asp', ...(explainWaits ? { explainWaits } : {}) }],
+    args: [{ invoiceId, mode: 'test', ackFallbackMs: 10 * 60_000 }],
   });
   return { invoiceId, submissionId, handle };
 }
@@ -120,9 +120,9 @@ describe('the Web UI explains each invoice (real Temporal, real MongoDB)', funct
     await handle.terminate('test done');
   });
 
-  it('a combined run shows InvoiceStatus=delivered once the verdict is 5 s late, and the wait at once in its current details', async () => {
+  it('a delivered run shows InvoiceStatus=delivered once the verdict is 5 s late, and the wait at once in its current details', async () => {
     const p = await newPartner();
-    const { invoiceId, submissionId, handle } = await deliveredAwaitingVerdict(p, 'combined', true);
+    const { invoiceId, submissionId, handle } = await deliveredAwaitingVerdict(p);
     const waiting = await currentDetailsWhen(handle, /^\*\*delivered\*\*/);
     expect(waiting).to.contain(`(ASP submission ${submissionId}); waiting for the ASP's acknowledgement (next poll in 10m`);
     expect(await timerSummaryWhen(handle, /^delivered/)).to.equal(waiting.replace(/\*\*/g, '')); // the quiet wait's timer

@@ -4,7 +4,7 @@ import { verifyWebhook } from '../../src';
 import { config } from '../../src/config';
 import { WebhookDelivery, type WebhookDeliveryDoc } from '../../src/db/models';
 import { temporalClient } from '../../src/temporal/client';
-import { webhookWorkflowId } from '../../src/temporal/contract';
+import { invoiceWorkflowId, webhookWorkflowId } from '../../src/temporal/contract';
 import { replayStatusWebhook } from '../../src/webhooks/start';
 import { ensureWorker, stopWorker } from '../helpers/worker';
 import { newPartner } from '../helpers/partners';
@@ -31,6 +31,19 @@ function expectAuthentic(req: ReceivedRequest, secret: string): any {
   return event;
 }
 
+/**
+ * The invoice workflow's shortest run that announces: a reserved test TRN's, which only announces delivered (the
+ * announcement itself is the same for every status: workflows/announce-status.ts).
+ */
+async function announceReserved(invoiceId: string): Promise<string> {
+  const client = await temporalClient();
+  return client.workflow.execute('invoiceWorkflow', {
+    taskQueue: config().temporalTaskQueue,
+    workflowId: invoiceWorkflowId(invoiceId),
+    args: [{ invoiceId, mode: 'test', ackFallbackMs: 60_000, reservedDelivered: true }],
+  });
+}
+
 describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)', function () {
   this.timeout(120_000);
   const receivers: WebhookReceiver[] = [];
@@ -42,17 +55,12 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
   before(() => ensureWorker());
   after(() => Promise.all(receivers.map((r) => r.close())));
 
-  it('fireStatusWebhook (from a parent workflow) sends one signed SPEC 6.1 event; the child outlives the parent', async () => {
+  it('the invoice workflow announces a status: one signed SPEC 6.1 event, sent by a child that outlives the parent', async () => {
     const hook = await receiver((_req, n) => (n === 1 ? 500 : 200));
     const partner = await newPartner({ webhookUrl: hook.url });
-    const invoiceId = await invoiceAt(partner, 'rejected', 'buyer_trn_invalid');
+    const invoiceId = await invoiceAt(partner, 'delivered');
     const client = await temporalClient();
-    // fireStatusWebhook is itself a workflow function: here it plays the invoice workflow that calls it.
-    await client.workflow.execute('fireStatusWebhook', {
-      taskQueue: config().temporalTaskQueue,
-      workflowId: `test-fire-${invoiceId}`,
-      args: [{ invoiceId, status: 'rejected', reason: 'buyer_trn_invalid' }],
-    });
+    expect(await announceReserved(invoiceId)).to.equal('delivered'); // the parent has ended
     const [row] = await WebhookDelivery.find({ invoiceId }).lean<WebhookDeliveryDoc[]>();
     expect(row).to.include({ status: 'pending', trigger: 'pipeline', event: 'invoice.status_changed', mode: 'test', maxAttempts: 7 });
     // The parent has completed; the abandoned child goes on to retry after the 500.
@@ -60,7 +68,7 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
     expect(done).to.include({ status: 'delivered', attempts: 2 });
     const event = expectAuthentic(hook.requests[1], partner.webhookSecret);
     expect(Object.keys(event)).to.deep.equal(['event', 'erpPartnerId', 'invoiceId', 'status', 'reason', 'timestamp']);
-    expect(event).to.include({ event: 'invoice.status_changed', erpPartnerId: partner.partnerId, invoiceId, status: 'rejected', reason: 'buyer_trn_invalid' });
+    expect(event).to.include({ event: 'invoice.status_changed', erpPartnerId: partner.partnerId, invoiceId, status: 'delivered', reason: null });
     expect(hook.requests[0].headers['content-type']).to.equal('application/json');
     const described = await client.workflow.getHandle(webhookWorkflowId(row._id)).describe();
     expect(described.searchAttributes.PartnerId).to.deep.equal([partner.partnerId]); // findable in the Web UI
@@ -194,8 +202,7 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
     const invoiceId = await invoiceAt(partner, 'delivered');
     const refused = await replayStatusWebhook(invoiceId).catch((err: { code?: string }) => err.code);
     expect(refused).to.equal('webhook_url_not_configured');
-    const client = await temporalClient();
-    await client.workflow.execute('fireStatusWebhook', { taskQueue: config().temporalTaskQueue, workflowId: `test-fire-${invoiceId}`, args: [{ invoiceId, status: 'delivered', reason: null }] });
+    expect(await announceReserved(invoiceId)).to.equal('delivered');
     expect(await WebhookDelivery.countDocuments({ invoiceId })).to.equal(0);
   });
 });

@@ -54,7 +54,7 @@ const SHORT = 12;
 /**
  * Whether a short value holds what NEEDS_TEXT_WORK (or, with `quote`, NEEDS_ATTR_WORK) matches.
  * Most values are short (amounts, codes, flags) and flat, where this loop costs a fraction of a
- * regex test (~190 instructions each); on a long value, often a cons string (a template result),
+ * regex test; on a long value, often a cons string (a template result),
  * each charCodeAt unwraps it again and the regex, which flattens once, is cheaper.
  */
 function shortNeedsWork(value: string, quote: boolean): boolean {
@@ -97,8 +97,8 @@ const CHUNK = 16 * 1024;
 /**
  * Past this many chunks (a document above 128 KiB, more than ~110 lines) the chunks are written to
  * the SPILL buffer as UTF-8 and dropped, instead of being kept for the final join: live chunks were
- * what the young-generation collector copied again and again in a long render (a quarter of a
- * 5,000-line render), while a buffer lives outside the collected heap and its pages, reused from
+ * what the young-generation collector copied again and again in a long render, while a buffer
+ * lives outside the collected heap and its pages, reused from
  * one render to the next, are already mapped. The result is decoded from it once at the end (one
  * copy, as the join was). Smaller documents keep the join, which is cheaper for them.
  */

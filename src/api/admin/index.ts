@@ -5,11 +5,11 @@ import type { Middleware } from 'koa';
 import { config } from '../../config';
 import type { PartnerDoc } from '../../db/models';
 import { jsonBody } from '../../http/json-body';
-import { ServiceError, serviceErrors } from '../../domain/errors';
+import { isServiceError, ServiceError, serviceErrors } from '../../domain/errors';
 import type { Validated } from '../../http/request-state';
 import { validate, validateBody } from '../../http/validate';
 import { creditsQuerySchema, creditTopUpSchema, type CreditsQuery, type CreditTopUp } from '../../domain/credit-schemas';
-import { AdminError, connectSme, createPartner, updatePartner } from '../../services/admin';
+import { ADMIN_FIELD_REFUSALS, ADMIN_NOT_FOUND, connectSme, createPartner, updatePartner } from '../../services/admin';
 import { creditsOverview, topUp } from '../../services/credits';
 import { createTenant, updateTenant, type TenantChanges, type TenantInput } from '../../services/tenants';
 import { TENANT_MODES } from '../../domain/tenant-invoice-types';
@@ -87,13 +87,16 @@ async function adminCall<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (!(err instanceof AdminError)) throw err;
-    if (err.code === 'partner_not_found' || err.code === 'tenant_not_found' || err.code === 'sme_not_found') throw serviceErrors.notFound(err.message);
-    if (err.code === 'invalid_webhook_url') throw serviceErrors.validation([{ code: err.code, path: 'webhookUrl', message: err.message }]);
-    if (err.code === 'invalid_status_url') throw serviceErrors.validation([{ code: err.code, path: 'statusUrl', message: err.message }]);
-    if (err.code === 'invalid_address') throw serviceErrors.validation([{ code: err.code, path: 'address.emirate', message: err.message }]);
-    throw serviceErrors.conflict(err.code, err.message);
+    throw inApiTerms(err);
   }
+}
+
+/** A missing subject is the API's 404 not_found; a refused field is a 400 validation_failed finding at its path. */
+function inApiTerms(err: unknown): unknown {
+  if (!isServiceError(err)) return err;
+  if (ADMIN_NOT_FOUND.includes(err.code)) return serviceErrors.notFound(err.message);
+  const path = ADMIN_FIELD_REFUSALS[err.code];
+  return path ? serviceErrors.validation([{ code: err.code, path, message: err.message }]) : err;
 }
 
 function adminAuth(): Middleware {

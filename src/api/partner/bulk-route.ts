@@ -1,10 +1,10 @@
 import Joi from 'joi';
 import { admission } from '../../http/admission';
-import { idempotencyKeyRequired, idempotencyScope, type KeyedRequest } from '../../http/idempotency-middleware';
-import { problemResponse } from '../../http/problem';
+import { idempotencyContext, idempotencyKeyRequired, type KeyedRequest } from '../../http/idempotency-middleware';
 import type { SmeRouter, Validated } from '../../http/request-state';
 import { validate } from '../../http/validate';
-import { assertDeliveryConfigured, noteTestSubmission } from '../../services/invoices-create';
+import { noteTestSubmission } from '../../services/invoices-create';
+import { assertProviderConfigured } from '../../services/provider-configured';
 import { submitBulk } from '../../services/invoices-bulk';
 import { invoiceOwner } from './invoice-routes';
 
@@ -21,9 +21,9 @@ export function registerBulkInvoices(router: SmeRouter): void {
     const { idempotencyKey: batchKey, body } = ctx.state;
     const { invoices } = body;
     const owner = invoiceOwner(ctx);
-    assertDeliveryConfigured(owner.partner);
+    assertProviderConfigured(owner.partner.mode);
     await noteTestSubmission(owner.partner);
-    const { response, allReplayed } = await submitBulk({ owner, scope: idempotencyScope(ctx), batchKey, path: ctx.path, items: invoices, renderError: problemResponse });
+    const { response, allReplayed } = await submitBulk({ owner, ...idempotencyContext(ctx), batchKey, path: ctx.path, items: invoices });
     if (allReplayed) ctx.set('Idempotent-Replayed', 'true');
     ctx.status = 207;
     ctx.body = response;

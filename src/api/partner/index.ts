@@ -16,15 +16,16 @@ import { registerCredits } from './credit-routes';
 import { registerRecords } from './records-route';
 import { registerDocumentValidation, registerInvoiceValidation } from './validate-routes';
 import { ROUTER_OPTIONS } from '../../http/router-options';
+import { onSurface } from '../../http/surface';
 
 /**
- * The Partner API (/v1/partner). Order matters and is visible here: the failed-authentication limit per client
- * address (refuses before any credential is checked), partner credentials, then the endpoints that need only them,
+ * The Partner API (/v1/partner). Order matters and is visible here: the surface (ctx.state.surface, read by the
+ * error shape and the idempotency key space), the failed-authentication limit per client address (refuses before any credential is checked), partner credentials, then the endpoints that need only them,
  * then the SME connection secret for everything else.
  */
 export function partnerRouter(): Router {
   const router = new Router<PartnerState>({ prefix: '/v1/partner', ...ROUTER_OPTIONS });
-  router.use(authFailureLimit(wrongPartnerCredentials), partnerAuth());
+  router.use(onSurface('partner'), authFailureLimit(wrongPartnerCredentials), partnerAuth());
   router.use(rateLimit());
   registerPing(router);
   registerWhoami(router);

@@ -1,7 +1,7 @@
 import type { SmeRouter } from '../../http/request-state';
 import { getInvoiceEvidence } from '../../services/invoices-query';
 import { answerInvoiceDocument } from '../../rendition/invoice-rendition';
-import { invoiceScope } from './invoice-routes';
+import { invoiceOwner } from './invoice-routes';
 
 /**
  * The invoice's records: the PINT-AE XML as stored, or its bilingual rendition (Accept: text/html or
@@ -9,10 +9,10 @@ import { invoiceScope } from './invoice-routes';
  */
 export function registerInvoiceDocument(router: SmeRouter): void {
   router.get('/invoices/:id/document', async (ctx) => {
-    await answerInvoiceDocument(ctx, invoiceScope(ctx), ctx.params.id);
+    await answerInvoiceDocument(ctx, invoiceOwner(ctx), ctx.params.id);
   });
 
   router.get('/invoices/:id/evidence', async (ctx) => {
-    ctx.body = await getInvoiceEvidence(invoiceScope(ctx), ctx.params.id);
+    ctx.body = await getInvoiceEvidence(invoiceOwner(ctx), ctx.params.id);
   });
 }

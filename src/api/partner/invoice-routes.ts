@@ -5,16 +5,15 @@ import type { InvoiceCreateBody } from '@einvoice/pint-ae';
 import { idempotent, idempotentWhenKeyed } from '../../http/idempotency-middleware';
 import type { SmeContext, SmeRouter, Validated } from '../../http/request-state';
 import { validate, validateQuery } from '../../http/validate';
-import { assertDeliveryConfigured, createInvoice, noteTestSubmission, type InvoiceOwner } from '../../services/invoices-create';
+import { partnerOwner, type PartnerOwner } from '../../domain/owner';
+import { createInvoice, noteTestSubmission } from '../../services/invoices-create';
+import { assertProviderConfigured } from '../../services/provider-configured';
 import { deleteInvoice, retryInvoice } from '../../services/invoices-lifecycle';
-import { getInvoice, listInvoices, type InvoiceScope } from '../../services/invoices-query';
+import { getInvoice, listInvoices } from '../../services/invoices-query';
 
-export function invoiceOwner(ctx: SmeContext): InvoiceOwner {
-  return { partner: ctx.state.partner, sme: ctx.state.sme };
-}
-
-export function invoiceScope(ctx: SmeContext): InvoiceScope {
-  return { partnerId: ctx.state.partner._id, smeId: ctx.state.sme._id };
+/** The caller's owner: the partner and the SME its connection secret resolved. */
+export function invoiceOwner(ctx: SmeContext): PartnerOwner {
+  return partnerOwner(ctx.state.partner, ctx.state.sme);
 }
 
 /** SPEC 2.1 InvoiceCreateBody, with every refusal at its JSON path (POST and its dry run, /invoices/validate). */
@@ -35,22 +34,22 @@ function listQuery(input: unknown): InvoiceListQuery {
 export function registerInvoices(router: SmeRouter): void {
   router.post<Validated<InvoiceCreateBody>>('/invoices', idempotent(), validate({ body: invoiceBody }), async (ctx) => {
     const owner = invoiceOwner(ctx);
-    assertDeliveryConfigured(owner.partner);
+    assertProviderConfigured(owner.partner.mode);
     await noteTestSubmission(owner.partner);
     ctx.status = 201;
     ctx.body = await createInvoice(owner, ctx.state.body, { origin: ctx.state.idempotencyOrigin ?? null });
   });
 
   router.get<Validated<never, InvoiceListQuery>>('/invoices', validate({ query: listQuery }), async (ctx) => {
-    ctx.body = await listInvoices(invoiceScope(ctx), ctx.state.query);
+    ctx.body = await listInvoices(invoiceOwner(ctx), ctx.state.query);
   });
 
   router.get('/invoices/:id', async (ctx) => {
-    ctx.body = await getInvoice(invoiceScope(ctx), ctx.params.id);
+    ctx.body = await getInvoice(invoiceOwner(ctx), ctx.params.id);
   });
 
   router.delete('/invoices/:id', idempotentWhenKeyed(), async (ctx) => {
-    await deleteInvoice(invoiceScope(ctx), ctx.params.id);
+    await deleteInvoice(invoiceOwner(ctx), ctx.params.id);
     ctx.status = 204;
   });
 

@@ -1,8 +1,9 @@
-import { Invoice, type WebhookDeliveryDoc } from '../../db/models';
+import type { WebhookDeliveryDoc } from '../../db/models';
 import type { SmeContext, SmeRouter } from '../../http/request-state';
 import { idempotentWhenKeyed } from '../../http/idempotency-middleware';
 import { ServiceError, serviceErrors } from '../../domain/errors';
-import { deliveriesOf, WebhookError } from '../../webhooks/deliveries';
+import { isWebhookError } from '../../webhooks/deliveries';
+import { deliveriesOfOwnedInvoice } from '../../services/invoice-webhook-deliveries';
 import { replayStatusWebhook } from '../../webhooks/start';
 
 /** SPEC 2.1 WebhookDelivery, exactly (the attempt log stays internal: `einvoice ops webhook-deliveries`). */
@@ -49,8 +50,9 @@ const notYours = (id: string) => serviceErrors.notFound(`No invoice ${id.slice(0
 export function registerWebhookDeliveries(router: SmeRouter): void {
   router.get('/invoices/:id/webhook-deliveries', async (ctx) => {
     const id = ctx.params.id;
-    if (!(await Invoice.exists({ _id: id, ...owner(ctx) }))) throw notYours(id);
-    ctx.body = { data: (await deliveriesOf(id)).map(webhookDeliveryView) };
+    const deliveries = await deliveriesOfOwnedInvoice(owner(ctx), id);
+    if (!deliveries) throw notYours(id);
+    ctx.body = { data: deliveries.map(webhookDeliveryView) };
   });
 
   router.post('/invoices/:id/replay-webhook', idempotentWhenKeyed(), async (ctx) => {
@@ -59,7 +61,7 @@ export function registerWebhookDeliveries(router: SmeRouter): void {
       ctx.body = await replayStatusWebhook(id, { owner: owner(ctx) });
       ctx.status = 202;
     } catch (err) {
-      if (!(err instanceof WebhookError)) throw err;
+      if (!isWebhookError(err)) throw err;
       if (err.code === 'invoice_not_found') throw notYours(id);
       if (err.code === 'no_event') {
         throw new ServiceError(404, 'no_webhook_event', 'Not found', `Invoice ${id} has not reached delivered or rejected, so there is no event to replay.`);

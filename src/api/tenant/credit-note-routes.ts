@@ -1,5 +1,5 @@
 import { creditNoteInputSchema, type CreditNoteInput } from '../../domain/credit-note-input';
-import { idempotent, TENANT } from '../../http/idempotency-middleware';
+import { idempotent } from '../../http/idempotency-middleware';
 import type { TenantRouter, Validated } from '../../http/request-state';
 import { validate } from '../../http/validate';
 import { createCreditNote } from '../../services/tenant-credit-notes';
@@ -11,7 +11,7 @@ import { tenantCaller } from './invoice-routes';
  * replayed under its key too.
  */
 export function registerTenantCreditNotes(router: TenantRouter): void {
-  router.post<Validated<CreditNoteInput>>('/credit-notes', idempotent(TENANT), validate({ body: creditNoteInputSchema }), async (ctx) => {
+  router.post<Validated<CreditNoteInput>>('/credit-notes', idempotent(), validate({ body: creditNoteInputSchema }), async (ctx) => {
     ctx.status = 202;
     ctx.body = await createCreditNote(tenantCaller(ctx), ctx.state.body);
   });

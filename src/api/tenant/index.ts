@@ -13,20 +13,22 @@ import { registerTenantBulk } from './bulk-route';
 import { registerTenantInvoiceDocument } from './invoice-document-route';
 import { registerTenantRecords } from './records-route';
 import { ROUTER_OPTIONS } from '../../http/router-options';
+import { onSurface } from '../../http/surface';
 
 /**
- * The Tenant API (/v1/invoices, /v1/credit-notes, /v1/auth/token). Errors are {code, humanMessage, meta}
- * (problemErrors picks the shape by path). Three routers, mounted apart because a router's middleware runs for
- * every route it holds: the token endpoint (no bearer), the CSV import (bearer; reads its own multipart body as
- * it streams), and the JSON routes (bearer, JSON bodies). Each starts with the failed-authentication limit per
- * client address, so an address over it is refused before its credentials or its body are read.
+ * The Tenant API (/v1/invoices, /v1/credit-notes, /v1/auth/token, /v1/records). Three routers, mounted apart
+ * because a router's middleware runs for every route it holds: the token endpoint (no bearer), the CSV import
+ * (bearer; reads its own multipart body as it streams), and the JSON routes (bearer, JSON bodies). Each starts
+ * with the surface (ctx.state.surface: errors are {code, humanMessage, meta}, keys are the tenant's), then the
+ * failed-authentication limit per client address, so an address over it is refused before its credentials or
+ * its body are read.
  */
 export function tenantRouters(): Router[] {
   const open = new Router({ prefix: '/v1', ...ROUTER_OPTIONS });
-  open.use(noStore(), authFailureLimit(wrongClientSecret), jsonBody(TOKEN_BODY_LIMIT, 'send only clientId and clientSecret'));
+  open.use(onSurface('tenant'), noStore(), authFailureLimit(wrongClientSecret), jsonBody(TOKEN_BODY_LIMIT, 'send only clientId and clientSecret'));
   registerAuthToken(open);
 
-  const bearer: Middleware<TenantState>[] = [authFailureLimit(forgedBearer), tenantAuth(), tenantRateLimit()];
+  const bearer: Middleware<TenantState>[] = [onSurface('tenant'), authFailureLimit(forgedBearer), tenantAuth(), tenantRateLimit()];
   const csv = new Router<TenantState>({ prefix: '/v1', ...ROUTER_OPTIONS });
   csv.use(...bearer);
   registerTenantBulk(csv);

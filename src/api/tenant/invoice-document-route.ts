@@ -1,11 +1,10 @@
 import type { TenantRouter } from '../../http/request-state';
-import { tenantScope } from '../../services/tenant-invoices';
 import { answerInvoiceDocument } from '../../rendition/invoice-rendition';
 import { tenantCaller } from './invoice-routes';
 
 /** GET /v1/invoices/{id}/document: the PINT-AE XML as stored, or its rendition in HTML or PDF (Accept or ?format=). */
 export function registerTenantInvoiceDocument(router: TenantRouter): void {
   router.get('/invoices/:id/document', async (ctx) => {
-    await answerInvoiceDocument(ctx, tenantScope(tenantCaller(ctx)), ctx.params.id);
+    await answerInvoiceDocument(ctx, tenantCaller(ctx), ctx.params.id);
   });
 }

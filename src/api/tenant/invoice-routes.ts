@@ -1,13 +1,15 @@
 import { serviceErrors } from '../../domain/errors';
 import { resolveListQuery, tenantListQuerySchema, type InvoiceListQuery, type RawListQuery } from '../../domain/invoice-list-query';
 import { modeQuerySchema, submitRequestSchema, type ModeQuery, type SubmitRequest } from '../../domain/tenant-schemas';
-import { idempotent, TENANT } from '../../http/idempotency-middleware';
+import { idempotent } from '../../http/idempotency-middleware';
 import type { TenantContext, TenantRouter, Validated } from '../../http/request-state';
 import { validate, validateQuery } from '../../http/validate';
-import { createDraft, getTenantInvoice, listTenantInvoices, requestedMode, retryTenantInvoice, submitDrafts, type TenantCaller } from '../../services/tenant-invoices';
+import { tenantOwner, type TenantOwner } from '../../domain/owner';
+import { createDraft, getTenantInvoice, listTenantInvoices, requestedMode, retryTenantInvoice, submitDrafts } from '../../services/tenant-invoices';
 
-export function tenantCaller(ctx: TenantContext): TenantCaller {
-  return { tenant: ctx.state.tenant, mode: ctx.state.mode, source: ctx.state.source };
+/** The caller's owner: the tenant in the mode of the request, and the connector that calls. */
+export function tenantCaller(ctx: TenantContext): TenantOwner {
+  return tenantOwner(ctx.state.tenant, ctx.state.mode, ctx.state.source);
 }
 
 /** The list filters: shape first (joi), then the rules between fields and the cursor. */
@@ -20,13 +22,13 @@ function listQuery(input: unknown): InvoiceListQuery {
 /** /v1/invoices: drafts, submit, read, list, retry (SPEC 4.2). Mutations are idempotent (SPEC 5.3). */
 export function registerTenantInvoices(router: TenantRouter): void {
   // ?mode= is checked before the key is claimed: a refused mode stores nothing under the key.
-  router.post<Validated<unknown, ModeQuery>>('/invoices', validate({ query: modeQuerySchema }), idempotent(TENANT), async (ctx) => {
+  router.post<Validated<unknown, ModeQuery>>('/invoices', validate({ query: modeQuerySchema }), idempotent(), async (ctx) => {
     requestedMode(ctx.state.tenant, ctx.state.query.mode);
     ctx.status = 201;
     ctx.body = await createDraft(tenantCaller(ctx), ctx.request.body);
   });
 
-  router.post<Validated<SubmitRequest>>('/invoices/submit', idempotent(TENANT), validate({ body: submitRequestSchema }), async (ctx) => {
+  router.post<Validated<SubmitRequest>>('/invoices/submit', idempotent(), validate({ body: submitRequestSchema }), async (ctx) => {
     ctx.body = await submitDrafts(tenantCaller(ctx), ctx.state.body.ids);
   });
 
@@ -38,7 +40,7 @@ export function registerTenantInvoices(router: TenantRouter): void {
     ctx.body = await getTenantInvoice(tenantCaller(ctx), ctx.params.id);
   });
 
-  router.post('/invoices/:id/retry', idempotent(TENANT), async (ctx) => {
+  router.post('/invoices/:id/retry', idempotent(), async (ctx) => {
     ctx.status = 202;
     ctx.body = await retryTenantInvoice(tenantCaller(ctx), ctx.params.id);
   });

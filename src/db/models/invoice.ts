@@ -17,15 +17,17 @@ const historyEntrySchema = new Schema(
 const invoiceSchema = new Schema(
   {
     _id: { type: String, required: true }, // invoiceId (uuid)
-    // Partner API: the partner and its connected SME. Tenant API: partnerId is null, tenantId the tenant, and smeId
-    // the tenant's number scope `tenant:<tenantId>:<mode>` with issueYear 0 (see tenantNumberScope), so the one
-    // unique index below also gives "number unique per tenant and mode" (SPEC 2.2; FerretDB has no partial indexes).
+    // Whose invoice (src/domain/owner.ts): Partner API, the partner and its connected SME (tenantId null); Tenant
+    // API, the tenant and mode (partnerId and smeId null).
     partnerId: { type: String, default: null },
-    smeId: { type: String, required: true },
+    smeId: { type: String, default: null },
     tenantId: { type: String, default: null },
     mode: { type: String, enum: ['test', 'sandbox', 'live'], required: true },
     number: { type: String, required: true },
-    issueYear: { type: Number, required: true },
+    // The number is unique per scope and period (owner.ts numberKey): an SME's per issue year (SPEC 2.1), a tenant's
+    // per mode with one period, 0 (SPEC 2.2). The scope is also the owner's partition every list index starts with.
+    numberScope: { type: String, required: true },
+    numberPeriod: { type: Number, required: true },
     issueDate: { type: String, required: true },
     sellerTrn: { type: String, required: true },
     status: { type: String, enum: INVOICE_STATUSES, required: true },
@@ -58,27 +60,21 @@ const invoiceSchema = new Schema(
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
-// "Unique per SME per year" (SPEC 2.1) is enforced by the database, so concurrent creates cannot both win.
-invoiceSchema.index({ smeId: 1, issueYear: 1, number: 1 }, { unique: true });
-invoiceSchema.index({ partnerId: 1, smeId: 1, createdAt: -1, _id: -1 });
-// Tenant lists: one tenant's invoices of one mode, newest first (smeId is the tenant's number scope).
-invoiceSchema.index({ smeId: 1, createdAt: -1, _id: -1 });
+// Number uniqueness (SPEC 2.1, 2.2) is enforced by the database, so concurrent creates cannot both win.
+invoiceSchema.index({ numberScope: 1, numberPeriod: 1, number: 1 }, { unique: true });
+// Lists: one owner's invoices newest first (owner.ts ownerFilter: the scope, and the party as a second guard).
+invoiceSchema.index({ numberScope: 1, createdAt: -1, _id: -1 });
 // `einvoice ops stuck`: non-terminal invoices by age.
 invoiceSchema.index({ status: 1, updatedAt: 1 });
 // List filters the keyset order cannot narrow (`number=`, `from`/`to`): the matching invoices are found from these,
-// instead of walking the SME's invoices newest first until enough match. A from/to window also names each of its
+// instead of walking the owner's invoices newest first until enough match. A from/to window also names each of its
 // days (listFilter), so the store walks this index newest first once per day and merges (MongoDB's SORT_MERGE,
 // our FerretDB patch's split): the cost stays that of one page, not of the invoices inside the window.
-invoiceSchema.index({ smeId: 1, number: 1 });
-invoiceSchema.index({ smeId: 1, issueDate: 1, createdAt: -1, _id: -1 });
+invoiceSchema.index({ numberScope: 1, number: 1 });
+invoiceSchema.index({ numberScope: 1, issueDate: 1, createdAt: -1, _id: -1 });
 // `status=` filters, one or several (walked once per status and merged), and held drafts: a rare status costs a
-// page, not a walk of the SME's newest invoices until enough match.
-invoiceSchema.index({ smeId: 1, status: 1, createdAt: -1, _id: -1 });
-
-/** The number scope of a tenant's invoices in one mode (stored in smeId, with issueYear 0). */
-export function tenantNumberScope(tenantId: string, mode: string): string {
-  return `tenant:${tenantId}:${mode}`;
-}
+// page, not a walk of the owner's newest invoices until enough match.
+invoiceSchema.index({ numberScope: 1, status: 1, createdAt: -1, _id: -1 });
 
 export type InvoiceDoc = InferSchemaType<typeof invoiceSchema> & { _id: string };
 export const Invoice = model('Invoice', invoiceSchema, 'invoices');

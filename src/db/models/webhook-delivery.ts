@@ -30,7 +30,7 @@ const webhookDeliverySchema = new Schema(
     // Partner API rows name the partner; Tenant API rows (status updates, SPEC 6.2) the tenant.
     partnerId: { type: String, default: null },
     tenantId: { type: String, default: null },
-    smeId: { type: String, required: true },
+    smeId: { type: String, default: null }, // Partner API rows: the invoice's SME; null on Tenant rows
     mode: { type: String, enum: ['test', 'sandbox', 'live'], required: true },
     event: { type: String, required: true }, // invoice.status_changed, or tenant.status_update
     eventStatus: { type: String, enum: ['delivered', 'acknowledged', 'rejected'], required: true },

@@ -3,6 +3,7 @@
 // document that is delivered but never reported. Set per buyer TRN (it lasts until cleared) or per request
 // with the X-Sim-Scenario header (JSON), which replaces the buyer's scenario for that request.
 import type { Mls } from '../asp-api';
+import { ServiceError } from '../../domain/errors';
 
 export const SCENARIO_HEADER = 'X-Sim-Scenario';
 
@@ -21,33 +22,38 @@ export interface Scenario {
   neverReport?: boolean;
 }
 
-export class ScenarioError extends Error {}
+/** The kind of a refused scenario (the simulator answers 400 invalid_request naming the field). */
+export const INVALID_SCENARIO = 'invalid_scenario';
+
+export function scenarioError(message: string): ServiceError {
+  return new ServiceError(400, INVALID_SCENARIO, 'Invalid scenario', message);
+}
 
 const REASON_CLASSES = ['SV', 'BV', 'BW', 'FD'];
 const ERROR_STATUSES = [500, 503, 429];
 
-/** Checks an untrusted scenario (admin body or header) and returns it typed; ScenarioError names the field. */
+/** Checks an untrusted scenario (admin body or header) and returns it typed; the ServiceError invalid_scenario names the field. */
 export function parseScenario(input: unknown): Scenario {
-  if (!isObject(input)) throw new ScenarioError('scenario must be a JSON object');
+  if (!isObject(input)) throw scenarioError('scenario must be a JSON object');
   const s = input as Scenario;
   if (s.reject !== undefined) {
     const r = s.reject;
-    if (!isObject(r)) throw new ScenarioError('reject must be an object');
-    if (!REASON_CLASSES.includes(r.reasonClass)) throw new ScenarioError(`reject.reasonClass must be one of ${REASON_CLASSES.join(', ')}`);
-    if (typeof r.message !== 'string' || !r.message) throw new ScenarioError('reject.message must be a non-empty string');
-    if (r.ruleIds !== undefined && !(Array.isArray(r.ruleIds) && r.ruleIds.every((id) => typeof id === 'string'))) throw new ScenarioError('reject.ruleIds must be an array of strings');
-    if (r.reasonCode !== undefined && typeof r.reasonCode !== 'string') throw new ScenarioError('reject.reasonCode must be a string');
+    if (!isObject(r)) throw scenarioError('reject must be an object');
+    if (!REASON_CLASSES.includes(r.reasonClass)) throw scenarioError(`reject.reasonClass must be one of ${REASON_CLASSES.join(', ')}`);
+    if (typeof r.message !== 'string' || !r.message) throw scenarioError('reject.message must be a non-empty string');
+    if (r.ruleIds !== undefined && !(Array.isArray(r.ruleIds) && r.ruleIds.every((id) => typeof id === 'string'))) throw scenarioError('reject.ruleIds must be an array of strings');
+    if (r.reasonCode !== undefined && typeof r.reasonCode !== 'string') throw scenarioError('reject.reasonCode must be a string');
   }
   if (s.errors !== undefined) {
     const e = s.errors;
-    if (!isObject(e)) throw new ScenarioError('errors must be an object');
-    if (!ERROR_STATUSES.includes(e.status)) throw new ScenarioError(`errors.status must be one of ${ERROR_STATUSES.join(', ')}`);
-    if (!Number.isInteger(e.count) || e.count < 0) throw new ScenarioError('errors.count must be a non-negative integer');
-    if (e.retryAfterSeconds !== undefined && !(Number.isInteger(e.retryAfterSeconds) && e.retryAfterSeconds >= 0)) throw new ScenarioError('errors.retryAfterSeconds must be a non-negative integer');
+    if (!isObject(e)) throw scenarioError('errors must be an object');
+    if (!ERROR_STATUSES.includes(e.status)) throw scenarioError(`errors.status must be one of ${ERROR_STATUSES.join(', ')}`);
+    if (!Number.isInteger(e.count) || e.count < 0) throw scenarioError('errors.count must be a non-negative integer');
+    if (e.retryAfterSeconds !== undefined && !(Number.isInteger(e.retryAfterSeconds) && e.retryAfterSeconds >= 0)) throw scenarioError('errors.retryAfterSeconds must be a non-negative integer');
   }
-  if (s.slowMs !== undefined && !(Number.isFinite(s.slowMs) && s.slowMs >= 0)) throw new ScenarioError('slowMs must be a non-negative number');
+  if (s.slowMs !== undefined && !(Number.isFinite(s.slowMs) && s.slowMs >= 0)) throw scenarioError('slowMs must be a non-negative number');
   for (const flag of ['loseCallbacks', 'duplicateCallbacks', 'neverReport'] as const) {
-    if (s[flag] !== undefined && typeof s[flag] !== 'boolean') throw new ScenarioError(`${flag} must be a boolean`);
+    if (s[flag] !== undefined && typeof s[flag] !== 'boolean') throw scenarioError(`${flag} must be a boolean`);
   }
   return s;
 }

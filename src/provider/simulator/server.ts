@@ -9,7 +9,8 @@ import type { DuplicateResponse, Mls } from '../asp-api';
 import { validatePintAeNative, XmlParseError } from '@einvoice/pint-ae';
 import { sameSecret } from '../../credentials/secrets';
 import type { TokenIssuer } from './auth';
-import { parseScenario, buyerTrnOf, ScenarioError, SCENARIO_HEADER, type Scenario, type Scenarios } from './scenarios';
+import { isServiceError } from '../../domain/errors';
+import { parseScenario, buyerTrnOf, INVALID_SCENARIO, scenarioError, SCENARIO_HEADER, type Scenario, type Scenarios } from './scenarios';
 import type { Submissions } from './submissions';
 
 /** Large invoices carry thousands of lines; a real ASP takes a few MB. */
@@ -114,7 +115,7 @@ export function simulatorApp({ tokens, scenarios, submissions, controlToken }: S
       scenarios.set(ctx.params.buyerTrn, scenario);
       reply(ctx, 200, { buyerTrn: ctx.params.buyerTrn, scenario });
     } catch (err) {
-      if (!(err instanceof ScenarioError)) throw err;
+      if (!isServiceError(err, INVALID_SCENARIO)) throw err;
       reply(ctx, 400, { error: 'invalid_request', field: 'scenario', message: err.message });
     }
   });
@@ -164,7 +165,7 @@ function scenarioHeader(ctx: Context): Scenario | null {
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw new ScenarioError(`${SCENARIO_HEADER} must be JSON`);
+    throw scenarioError(`${SCENARIO_HEADER} must be JSON`);
   }
   return parseScenario(parsed);
 }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { validateInvoiceBody, jsonPath, isIsoDate } from '../../../src/domain/invoice-schema';
+import { validateInvoiceBody } from '../../../src/domain/invoice-schema';
+import { jsonPath, isIsoDate } from '../../../src/domain/schema-helpers';
 import { fixture } from '../pint-ae/render-helpers';
 
 const minimal = () => fixture('01-tax-invoice-minimal');

@@ -106,7 +106,7 @@ describe('totals', () => {
   it('follows the official ibr-147-ae evaluation at an exact half fils', () => {
     // 0.5 x 10.01 = 5.005: decimal half-up and the official double evaluation agree on 5.01.
     // 7 x 0.145 = 1.015: half-up gives 1.02, but ibr-147-ae computes 7 * 0.145 = 1.0149999999999999 in
-    // doubles and accepts only 1.01, so the line says 1.01 (docs/decisions.md).
+    // doubles and accepts only 1.01, so the line says 1.01 (docs/decisions/0007-exact-money.md).
     const t = computeTotals(lines({ quantity: 0.5, unitPrice: 10.01 }, { quantity: 7, unitPrice: 0.145 }, { quantity: 3, unitPrice: 0.335 }));
     expect(t.lines.map((l) => l.lineExtension)).to.deep.equal(['5.01', '1.01', '1.01']);
     expect(t.lineExtension).to.equal('7.03');

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import Decimal from 'decimal.js';
-import { documentView, RenditionInputError, type DocumentView } from '../../../src/rendition/document-view';
+import { ServiceError } from '../../../src/domain/errors';
+import { documentView, type DocumentView } from '../../../src/rendition/document-view';
 import { documentHtml, findingsHtml } from '../../../src/rendition/html';
 import { documentPdf } from '../../../src/rendition/pdf';
 import { money } from '../../../src/rendition/format';
@@ -141,8 +142,8 @@ describe('rendition (HTML and PDF of the delivered XML)', function () {
   });
 
   it('refuses what is not a PINT-AE document, saying why', () => {
-    expect(() => documentView('<Order xmlns="urn:x"/>')).to.throw(RenditionInputError, /root element is <Order>/);
-    expect(() => documentView('<Invoice>')).to.throw(RenditionInputError, /not well-formed/);
+    expect(() => documentView('<Order xmlns="urn:x"/>')).to.throw(ServiceError, /root element is <Order>/).with.property('code', 'unreadable_document');
+    expect(() => documentView('<Invoice>')).to.throw(ServiceError, /not well-formed/).with.property('code', 'unreadable_document');
   });
 
   it('renders the validation findings beside the document', () => {

@@ -157,9 +157,10 @@ export function numberText(value: number): string {
 // ---------------------------------------------------------------------------------------------
 // The same arithmetic on doubles, for the common case where every integer stays below 2^53 (all
 // ordinary invoices): a BigInt operation is a runtime call and an allocation, and a long render
-// spent a large share of its time in them (README, "Why the code looks like this"). Integer +, -, * of safe integers are exact whenever the
-// result is a safe integer (a larger true result rounds to a value >= 2^53, so the checks below
-// see it); callers fall back to the BigInt functions above when a check fails.
+// spent a large share of its time in them (README, "Why the code looks like this"). Integer +, -, *
+// of safe integers are exact whenever the result is a safe integer (a larger true result rounds to a
+// value >= 2^53, so the checks below see it); callers fall back to the BigInt functions above when a
+// check fails.
 
 /** An exact decimal `units` x 10^-`scale` whose units are a safe integer. */
 export interface SmallExact {

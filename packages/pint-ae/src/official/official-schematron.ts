@@ -1,6 +1,7 @@
 // The official PINT-AE Schematron (a directory of its compiled .sef.json files), run in a worker thread with a
 // time budget: a document costs far more CPU than the native rules, which must not block the caller's event loop,
-// and a pathological one must not hold the caller. Past the budget the caller continues on the native verdict and records a warning.
+// and a pathological one must not hold the caller. Past the budget the caller continues on the native verdict
+// and records a warning.
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 

@@ -98,7 +98,8 @@ export function validatePintAeNative(xml: string): { fatal: Finding[]; warning: 
 
 /**
  * Elements reused from one validation to the next (see ElementPool): up to ~130,000 (a 4,000-line
- * invoice), about 20 MB kept for the life of the process once a document that long has been seen.
+ * invoice), kept for the life of the process once a document that long has been seen (its size:
+ * README, "Why the code looks like this").
  */
 const POOL = new ElementPool(1 << 17);
 

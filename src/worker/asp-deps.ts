@@ -1,28 +1,21 @@
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../../activities';
+// The worker's dependencies: which ASP answers in each mode. Only the worker's entry wires them (src/temporal/
+// holds the contract and the client, and imports nothing from activities/ or src/provider).
+import type { ActivityDeps } from '../../activities';
 import { config, type Config } from '../config';
 import { unavailableAsp, type AspClient } from '../provider/asp';
+import type { Submission } from '../provider/asp-api';
 import { aspHttpClient } from '../provider/asp-http-client';
 import { simulatedAsp } from '../provider/simulated-asp';
-import type { Submission } from '../provider/asp-api';
 import { recordAnswer } from '../services/asp-evidence';
-import { signalAspVerdict } from './client';
-import type { AspVerdict } from './contract';
-
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-
-/** Bundling takes seconds; do it once per process (tests start several workers). */
-export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundlerLogger });
-  return bundle;
-}
+import { signalAspVerdict } from '../temporal/client';
+import type { AspVerdict } from '../temporal/contract';
 
 /**
  * The worker's dependencies: test mode's built-in ASP, which answers through the invoice workflow's signal
  * (SPEC: test mode never calls a provider); live mode's ASP over HTTP at PROVIDER_LIVE_URL and the Tenant API's
  * sandbox at PROVIDER_SANDBOX_URL, which answer through signed callbacks (POST /v1/provider/callbacks) and polls.
  */
-function defaultActivityDeps(): ActivityDeps {
+export function defaultActivityDeps(): ActivityDeps {
   return {
     asp: {
       test: simulatedAsp({ ackDelayMs: config().simulatedAspAckDelayMs, notify: recordThenSignal }),
@@ -55,40 +48,3 @@ function configuredAsp(variable: string, settingsOf: (cfg: Config) => { url: str
   };
   return { submit: (doc) => resolve().submit(doc), poll: (req) => resolve().poll(req) };
 }
-
-/**
- * Workflow tasks and local activities a worker runs at once: the SDK's defaults, stated so that a test holds them.
- * More slots keep pollers waiting at the server (a new task is handed straight to a poll instead of going through
- * the dev server's task-queue table), but every workflow task in flight runs a chain of local activities that waits
- * for the same 8 store connections. Full bench:e2e runs, 2,000-invoice bursts (a) then (c) on a grown store:
- * 100/200 slots 19.1 and 14.5/s (76 %), 22-33 warnings "workflow task duration exceeded 5 seconds"; 60/120 18.4
- * and 15.4/s (84 %); 40/100 18.1 and 17.3/s (96 %), no warnings. Fewer are worse (10/10: 15.2/s).
- */
-export const WORKFLOW_TASK_SLOTS = 40;
-export const LOCAL_ACTIVITY_SLOTS = 100;
-
-export async function createWorker(opts: { address: string; namespace: string; taskQueue: string; connection?: NativeConnection; deps?: ActivityDeps }): Promise<Worker> {
-  const connection = opts.connection ?? (await NativeConnection.connect({ address: opts.address }));
-  return Worker.create({
-    connection,
-    namespace: opts.namespace,
-    taskQueue: opts.taskQueue,
-    workflowBundle: await workflowBundle(),
-    activities: createActivities(opts.deps ?? defaultActivityDeps()),
-    maxConcurrentWorkflowTaskExecutions: WORKFLOW_TASK_SLOTS,
-    maxConcurrentLocalActivityExecutions: LOCAL_ACTIVITY_SLOTS,
-  });
-}
-
-const quietBundlerLogger = {
-  log() {},
-  trace() {},
-  debug() {},
-  info() {},
-  warn(message: string, meta?: unknown) {
-    console.warn(message, meta ?? '');
-  },
-  error(message: string, meta?: unknown) {
-    console.error(message, meta ?? '');
-  },
-};
