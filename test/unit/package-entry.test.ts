@@ -57,6 +57,18 @@ describe('package entry for integrators', function () {
     expect(requires.every((r) => r.startsWith('node:')), requires.join(', ')).to.equal(true);
   });
 
+  it('an installed copy needs nothing that is not published: the workspace packages are optional dependencies', () => {
+    // npm installs a tarball or git copy's dependencies from the registry; @einvoice/pint-ae is not published, so as a
+    // plain dependency it failed that install with E404. Optional, it is skipped there (the entry does not use it)
+    // and linked from packages/ in a checkout, where the service runs.
+    const workspaces = fs.readdirSync(path.join(root, 'packages')).map((dir) => JSON.parse(fs.readFileSync(path.join(root, 'packages', dir, 'package.json'), 'utf8')).name as string);
+    expect(workspaces).to.include('@einvoice/pint-ae');
+    for (const name of workspaces) {
+      expect(pkg.dependencies ?? {}, name).to.not.have.property(name);
+      expect(pkg.optionalDependencies ?? {}, name).to.have.property(name);
+    }
+  });
+
   it('require() in plain node verifies a signed event and refuses a tampered one', () => {
     const script = `
       const { verifyWebhook, computeSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER, STATUS_CHANGED_EVENT } = require(${JSON.stringify(pkg.name)});
