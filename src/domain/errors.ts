@@ -60,3 +60,19 @@ export const serviceErrors = {
     return new ServiceError(409, code, 'Conflict', detail, meta);
   },
 };
+
+/** The Tenant API's name for codes the shared services raise under the Partner API's names. */
+const TENANT_CODES: Readonly<Record<string, string>> = {
+  validation_failed: 'invalid_body',
+  malformed_json: 'invalid_body',
+  malformed_body: 'invalid_body',
+  body_too_deep: 'invalid_body',
+  forbidden_key: 'invalid_body',
+  forbidden_character: 'invalid_body',
+  idempotency_key_required: 'idempotency_required',
+};
+
+/** A code as the Tenant API says it (its error bodies, and the CSV import's row errors). */
+export function tenantCodeOf(code: string): string {
+  return TENANT_CODES[code] ?? code;
+}

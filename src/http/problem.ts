@@ -2,7 +2,7 @@
 // (SPEC ProblemError: type, title, status, detail, code, meta) and the Tenant API's {code, humanMessage, meta}
 // (SPEC 7.2; field findings also listed at the top level as `errors`, which SPEC 7.2 asks for on a 422).
 import type { Context } from 'koa';
-import type { ServiceError } from '../domain/errors';
+import { tenantCodeOf, type ServiceError } from '../domain/errors';
 
 /** Which wire shape an error takes. */
 export type ErrorSurface = 'partner' | 'tenant';
@@ -27,17 +27,6 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 /** The Content-Type of an error body on each surface. */
 export const ERROR_CONTENT_TYPES: Readonly<Record<ErrorSurface, string>> = { partner: PROBLEM_CONTENT_TYPE, tenant: 'application/json; charset=utf-8' };
-
-/** The Tenant API's name for codes the shared services raise under the Partner API's names. */
-const TENANT_CODES: Record<string, string> = {
-  validation_failed: 'invalid_body',
-  malformed_json: 'invalid_body',
-  malformed_body: 'invalid_body',
-  body_too_deep: 'invalid_body',
-  forbidden_key: 'invalid_body',
-  forbidden_character: 'invalid_body',
-  idempotency_key_required: 'idempotency_required',
-};
 
 /** Paths of the Tenant API: the shape of an error raised before (or without) a router that names its surface. */
 export const TENANT_API_PREFIXES = ['/v1/invoices', '/v1/credit-notes', '/v1/auth', '/v1/records'];
@@ -66,7 +55,7 @@ export function errorBody(err: ServiceError, surface: ErrorSurface): ProblemBody
   if (surface === 'tenant') {
     const errors = Array.isArray(err.meta?.errors) ? (err.meta.errors as unknown[]) : undefined;
     return {
-      code: TENANT_CODES[err.code] ?? err.code,
+      code: tenantCodeOf(err.code),
       humanMessage: err.detail ?? err.title,
       ...(err.meta ? { meta: err.meta } : {}),
       ...(errors ? { errors } : {}),

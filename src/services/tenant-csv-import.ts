@@ -7,7 +7,7 @@ import { Invoice } from '../db/models';
 import { tenantNumbers, type TenantOwner } from '../domain/owner';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { insertEach } from '../db/insert-each';
-import { ServiceError } from '../domain/errors';
+import { ServiceError, tenantCodeOf } from '../domain/errors';
 import { checkIssueDate } from '../domain/submission-rules';
 import { type FieldError, computeAmounts } from '@einvoice/pint-ae';
 import type { RowError, TenantCsvInvoice, CsvLocation } from '../domain/tenant-csv';
@@ -114,7 +114,7 @@ function readProblems(caller: TenantOwner, csv: TenantCsvInvoice, parsed: Parsed
     return {
       errors: found.map((f) => {
         const at = parsed.locate(csv.number, f.path);
-        return { row: at?.row ?? csv.rows[0], invoiceNumber: csv.number, column: at?.column ?? null, code: f.code === 'validation_failed' ? 'invalid_body' : f.code, message: f.message };
+        return { row: at?.row ?? csv.rows[0], invoiceNumber: csv.number, column: at?.column ?? null, code: tenantCodeOf(f.code), message: f.message };
       }),
     };
   }
