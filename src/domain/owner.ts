@@ -91,12 +91,14 @@ export function numberKey(owner: Owner | OwnerRef, number: string, issueDate: st
 }
 
 /**
- * The query filter of the owner's invoices (every read and write scoped to the caller): its partition, and its
- * party (partnerId, tenantId) as a second guard. The partition leads every list index.
+ * The query filter of the owner's invoices (every read and write scoped to the caller): its partition, which leads
+ * every list index and names the owner alone: an SME connection (a UUID we issue, held by one partner, resolved from
+ * that partner's own connection secret) or a tenant and mode. No second equality on the party: PostgreSQL keeps no
+ * statistics on a field no index has, guessed such a filter matched a handful of rows, and sorted a whole partition
+ * instead of walking its index (docs/performance.md, bench:reads).
  */
-export function ownerFilter(owner: Owner | OwnerRef): { numberScope: string; partnerId?: string; tenantId?: string } {
-  const ref = refOf(owner);
-  return ref.kind === 'partner' ? { numberScope: numberScope(ref), partnerId: ref.partnerId } : { numberScope: numberScope(ref), tenantId: ref.tenantId };
+export function ownerFilter(owner: Owner | OwnerRef): { numberScope: string } {
+  return { numberScope: numberScope(owner) };
 }
 
 /** The owner fields a new invoice is stored with (smeId only ever an SME; partnerId and tenantId null when not one). */

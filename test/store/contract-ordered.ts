@@ -36,13 +36,13 @@ const MIXED: AnyDoc[] = [
 const ASC = MIXED.map((d) => d._id);
 
 /**
- * Invoice-shaped documents: 3 owners, ties on createdAt (three per millisecond), every status, held drafts. Two
- * partners name one SME id: the partition (numberScope) is shared and the party (partnerId) tells them apart.
+ * Invoice-shaped documents: 3 owners (two partners' SMEs and a tenant), ties on createdAt (three per millisecond),
+ * every status, held drafts.
  */
 const STATUSES = ['draft', 'queued', 'transformed', 'validated', 'delivered', 'acknowledged', 'rejected'];
 const OWNERS: OwnerRef[] = [
   { kind: 'partner', partnerId: 'p1', smeId: 's1' },
-  { kind: 'partner', partnerId: 'p2', smeId: 's1' },
+  { kind: 'partner', partnerId: 'p2', smeId: 's2' },
   { kind: 'tenant', tenantId: 't1', mode: 'live' },
 ];
 const T0 = Date.UTC(2025, 0, 1);

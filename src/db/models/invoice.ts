@@ -62,7 +62,7 @@ const invoiceSchema = new Schema(
 );
 // Number uniqueness (SPEC 2.1, 2.2) is enforced by the database, so concurrent creates cannot both win.
 invoiceSchema.index({ numberScope: 1, numberPeriod: 1, number: 1 }, { unique: true });
-// Lists: one owner's invoices newest first (owner.ts ownerFilter: the scope, and the party as a second guard).
+// Lists: one owner's invoices newest first (owner.ts ownerFilter: the owner's number scope).
 invoiceSchema.index({ numberScope: 1, createdAt: -1, _id: -1 });
 // `einvoice ops stuck`: non-terminal invoices by age.
 invoiceSchema.index({ status: 1, updatedAt: 1 });
