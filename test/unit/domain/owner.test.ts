@@ -14,11 +14,14 @@ describe('owner (src/domain/owner.ts)', () => {
     expect(tenantNumbers({ kind: 'tenant', tenantId: 't1', mode: 'sandbox' })).to.deep.equal({ numberScope: 'tenant:t1:sandbox', numberPeriod: 0 });
   });
 
-  it('stored fields: smeId only ever an SME; the filter is the partition and the party', () => {
+  it('stored fields: smeId only ever an SME; the filter is the partition alone (it names the owner)', () => {
     expect(ownerFields(PARTNER)).to.deep.equal({ partnerId: 'p1', smeId: 's1', tenantId: null, numberScope: 'sme:s1' });
     expect(ownerFields(TENANT)).to.deep.equal({ partnerId: null, smeId: null, tenantId: 't1', numberScope: 'tenant:t1:sandbox' });
-    expect(ownerFilter(PARTNER)).to.deep.equal({ numberScope: 'sme:s1', partnerId: 'p1' });
-    expect(ownerFilter(TENANT)).to.deep.equal({ numberScope: 'tenant:t1:sandbox', tenantId: 't1' });
+    expect(ownerFilter(PARTNER)).to.deep.equal({ numberScope: 'sme:s1' });
+    expect(ownerFilter(TENANT)).to.deep.equal({ numberScope: 'tenant:t1:sandbox' });
+    // Two SMEs, two tenants, or one tenant's two modes never share a partition.
+    const scopes = [PARTNER, { ...PARTNER, smeId: 's2' }, TENANT, { ...TENANT, tenantId: 't2' }, { ...TENANT, mode: 'live' }].map((o) => ownerFilter(o as OwnerRef).numberScope);
+    expect(new Set(scopes).size).to.equal(scopes.length);
   });
 
   it('labels, party, account and the scope that spends an account', () => {
