@@ -3,7 +3,7 @@ import { STATUS_CHANGED_EVENT, lastEventOf, type EventStatus } from './event';
 import { TENANT_STATUS_UPDATE_EVENT, type TenantEventStatus } from './tenant-status-update';
 import { signingSecrets } from '../credentials/rotation';
 import { ServiceError } from '../domain/errors';
-import { ownerFields, storedOwnerOf, partyOf, type Surface } from '../domain/owner';
+import { numberScope, ownerFields, storedOwnerOf, partyOf, type Owner, type OwnerRef, type Surface } from '../domain/owner';
 
 // Persistence of webhook delivery rows. Every write is a single-document conditional update (FerretDB has no
 // transactions), idempotent when repeated, and forward-only: delivered and exhausted rows never change again.
@@ -36,7 +36,7 @@ export interface NewDelivery {
   trigger: 'pipeline' | 'api' | 'replay';
   retryScheduleMs: number[];
   /** Only these owners may see the invoice (API callers); omitted by workflows and ops. */
-  owner?: { partnerId: string; smeId: string };
+  owner?: Owner | OwnerRef;
   /** The invoice's partner if the caller knows it (the pipeline): most have no URL, answered before reading the invoice. */
   partnerId?: string;
   /** Likewise the invoice's tenant. */
@@ -62,7 +62,7 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
   if (input.tenantId) await requireStatusUrl(input.tenantId);
   // (not the bodies: invoices can be large, and only the owner and the event are needed here)
   const invoice = await Invoice.findById(input.invoiceId, { body: 0, tenantInput: 0 }).lean<InvoiceDoc>();
-  if (!invoice || (input.owner && (invoice.partnerId !== input.owner.partnerId || invoice.smeId !== input.owner.smeId))) {
+  if (!invoice || (input.owner && invoice.numberScope !== numberScope(input.owner))) {
     throw webhookError('invoice_not_found', `no invoice ${input.invoiceId}`);
   }
   const event = input.event ?? lastEventOf(invoice);

@@ -4,6 +4,7 @@ import { WebhookDelivery } from '../db/models';
 import { startWebhookDelivery } from '../temporal/client';
 import { createDelivery, type NewDelivery } from './deliveries';
 import type { EventStatus } from './event';
+import type { Owner, OwnerRef } from '../domain/owner';
 
 // Replaying deliveries from outside workflows (API, CLI): the same row and delivery workflow as the invoice
 // workflow's announceStatus (workflows/announce-status.ts), started through the client.
@@ -18,7 +19,7 @@ export interface StartedDelivery {
  * kept. Throws a webhookError invoice_not_found (also for another owner's invoice), no_event, or
  * webhook_url_not_configured.
  */
-export function replayStatusWebhook(invoiceId: string, opts: { owner?: { partnerId: string; smeId: string }; retryScheduleMs?: number[] } = {}): Promise<StartedDelivery> {
+export function replayStatusWebhook(invoiceId: string, opts: { owner?: Owner | OwnerRef; retryScheduleMs?: number[] } = {}): Promise<StartedDelivery> {
   return createAndStart({ deliveryId: randomUUID(), invoiceId, trigger: 'replay', owner: opts.owner, retryScheduleMs: opts.retryScheduleMs ?? config().webhookRetryScheduleMs });
 }
 

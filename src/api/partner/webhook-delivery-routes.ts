@@ -1,10 +1,11 @@
 import type { WebhookDeliveryDoc } from '../../db/models';
-import type { SmeContext, SmeRouter } from '../../http/request-state';
+import type { SmeRouter } from '../../http/request-state';
 import { idempotentWhenKeyed } from '../../http/idempotency-middleware';
 import { ServiceError, serviceErrors } from '../../domain/errors';
 import { isWebhookError } from '../../webhooks/deliveries';
 import { deliveriesOfOwnedInvoice } from '../../services/invoice-webhook-deliveries';
 import { replayStatusWebhook } from '../../webhooks/start';
+import { invoiceOwner } from './invoice-routes';
 
 /** SPEC 2.1 WebhookDelivery, exactly (the attempt log stays internal: `einvoice ops webhook-deliveries`). */
 export interface WebhookDeliveryView {
@@ -40,17 +41,13 @@ export function webhookDeliveryView(row: WebhookDeliveryDoc): WebhookDeliveryVie
   };
 }
 
-function owner(ctx: SmeContext): { partnerId: string; smeId: string } {
-  return { partnerId: ctx.state.partner._id, smeId: ctx.state.sme._id };
-}
-
 const notYours = (id: string) => serviceErrors.notFound(`No invoice ${id.slice(0, 64)} for this partner and SME.`);
 
 /** Audit and replay of invoice.status_changed webhooks (SPEC 4.1, 3.2). */
 export function registerWebhookDeliveries(router: SmeRouter): void {
   router.get('/invoices/:id/webhook-deliveries', async (ctx) => {
     const id = ctx.params.id;
-    const deliveries = await deliveriesOfOwnedInvoice(owner(ctx), id);
+    const deliveries = await deliveriesOfOwnedInvoice(invoiceOwner(ctx), id);
     if (!deliveries) throw notYours(id);
     ctx.body = { data: deliveries.map(webhookDeliveryView) };
   });
@@ -58,7 +55,7 @@ export function registerWebhookDeliveries(router: SmeRouter): void {
   router.post('/invoices/:id/replay-webhook', idempotentWhenKeyed(), async (ctx) => {
     const id = ctx.params.id;
     try {
-      ctx.body = await replayStatusWebhook(id, { owner: owner(ctx) });
+      ctx.body = await replayStatusWebhook(id, { owner: invoiceOwner(ctx) });
       ctx.status = 202;
     } catch (err) {
       if (!isWebhookError(err)) throw err;
