@@ -6,7 +6,7 @@ import { withTemporalFailures } from './failures';
 import { aspSteps, beginInvoiceRun, prepareInvoiceDocument, reserveDeliveryCredit, validateInvoiceDocument, type PipelineDeps } from './invoice-pipeline';
 import { observed } from './observability';
 import { purgeExpired, verifyEvidenceChainsStep } from './purge-activities';
-import { createWebhookDelivery, recordWebhookAttempt, sendWebhookAttempt } from './webhook-activities';
+import { recordWebhookAttempt, sendWebhookAttempt, startStatusWebhook } from './webhook-activities';
 
 export type ActivityDeps = PipelineDeps;
 
@@ -18,7 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     validateInvoiceDocument,
     reserveDeliveryCredit,
     ...aspSteps(deps),
-    createWebhookDelivery,
+    startStatusWebhook,
     sendWebhookAttempt,
     recordWebhookAttempt,
     purgeExpired,

@@ -1,5 +1,6 @@
 import { WebhookDelivery } from '../src/db/models';
-import { createDelivery, beginAttempt, recordAttempt, isWebhookError, type AttemptOutcome, type CreatedDelivery } from '../src/webhooks/deliveries';
+import { beginAttempt, recordAttempt, isWebhookError, type AttemptOutcome } from '../src/webhooks/deliveries';
+import { announceDelivery } from '../src/webhooks/start';
 import { statusChangedBody, stampOf, type EventStatus } from '../src/webhooks/event';
 import { tenantStatusUpdateBody, type TenantEventStatus } from '../src/webhooks/tenant-status-update';
 import { signatureHeaders } from '../src/webhooks/sign';
@@ -11,8 +12,8 @@ import { webhookAttempts } from '../src/metrics';
 // The webhook workflow's effects on the world. Each is safe to repeat (Temporal may retry an activity). Refusals
 // (the invoice deleted, a row gone) are ServiceErrors, final for Temporal (activities/failures.ts).
 
-export interface CreateWebhookDeliveryInput {
-  /** Chosen by the workflow (uuid4 is replay-safe there), so a retried activity finds the same row. */
+export interface StatusWebhookInput {
+  /** Chosen by the workflow (uuid4 is replay-safe there), so a retried activity finds the same row and workflow. */
   deliveryId: string;
   invoiceId: string;
   status: EventStatus | TenantEventStatus;
@@ -24,13 +25,14 @@ export interface CreateWebhookDeliveryInput {
 }
 
 /**
- * Creates the pending row for an invoice event and returns the retry schedule the delivery workflow will
- * use (read from config here, so the workflow gets it through its history, deterministically). Returns
- * null, creating nothing, when the partner has no webhook URL: there is no one to tell.
+ * Creates the pending row for an invoice event and starts its webhookDeliveryWorkflow (its id is in the result, so
+ * the invoice's history leads to it), with the retry schedule from config. Null, doing nothing, when the partner
+ * has no webhook URL (or the tenant no status URL): there is no one to tell.
  */
-export async function createWebhookDelivery(input: CreateWebhookDeliveryInput): Promise<CreatedDelivery | null> {
+export async function startStatusWebhook(input: StatusWebhookInput): Promise<{ deliveryId: string; workflowId: string } | null> {
   try {
-    return await createDelivery({ ...input, event: { status: input.status, reason: input.reason }, trigger: 'pipeline', retryScheduleMs: config().webhookRetryScheduleMs });
+    const started = await announceDelivery({ ...input, event: { status: input.status, reason: input.reason }, trigger: 'pipeline', retryScheduleMs: config().webhookRetryScheduleMs });
+    return { deliveryId: started.deliveryId, workflowId: started.workflowId };
   } catch (err) {
     if (isWebhookError(err) && err.code === 'webhook_url_not_configured') return null;
     throw err;

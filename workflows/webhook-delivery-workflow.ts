@@ -1,20 +1,22 @@
-import { ActivityFailure, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../src/temporal/contract';
 
 // invoice.status_changed webhooks (SPEC 6.1) and Tenant status updates (SPEC 6.2): one durable workflow per delivery
 // row (created by announceStatus, or by a replay); the backoff between attempts is workflow timers (visible in
-// the Web UI, surviving worker restarts), never activity retries.
+// the Web UI, surviving worker restarts), never activity retries. The steps are local activities: a send and its
+// record take milliseconds (the HTTP timeout is 10 s), and as regular activities each cost a schedule/start/complete
+// round trip and a workflow task through the Temporal server.
 
 // Recording an attempt: keep trying through a MongoDB outage rather than leave a row half-done.
-const { recordWebhookAttempt } = proxyActivities<Activities>({
+const { recordWebhookAttempt } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
 // The HTTP attempt returns receiver failures as results; these retries are only for crashes of the activity
 // itself (worker lost, database blip before sending), so a few quick ones suffice.
-const { sendWebhookAttempt } = proxyActivities<Activities>({
+const { sendWebhookAttempt } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds', // 10 s HTTP timeout + DNS + database reads
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
 });

@@ -74,41 +74,44 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
   const { partnerId, smeId, tenantId } = ownerFields(owner);
 
   const now = new Date();
+  const row = {
+    _id: input.deliveryId,
+    invoiceId: invoice._id,
+    partnerId,
+    tenantId,
+    smeId,
+    mode: invoice.mode,
+    event: EVENT_OF[target.kind],
+    eventStatus: event.status,
+    eventReason: event.status === 'rejected' ? event.reason : null,
+    trigger: input.trigger,
+    status: 'pending' as const,
+    attempts: 0,
+    maxAttempts: input.retryScheduleMs.length + 1, // the immediate send plus one per scheduled retry
+    retryScheduleMs: input.retryScheduleMs,
+    nextAttemptAt: now, // the first send is immediate
+    lastResponseStatus: null,
+    lastError: null,
+    deliveredAt: null,
+    attemptLog: [],
+  };
   // insert-first, not an upsert: FerretDB 1.x drops null and [] values from $setOnInsert.
+  let stored: Pick<WebhookDeliveryDoc, 'retryScheduleMs' | 'partnerId' | 'tenantId' | 'mode' | 'invoiceId' | 'eventStatus'> = row;
   try {
-    await WebhookDelivery.create({
-      _id: input.deliveryId,
-      invoiceId: invoice._id,
-      partnerId,
-      tenantId,
-      smeId,
-      mode: invoice.mode,
-      event: EVENT_OF[target.kind],
-      eventStatus: event.status,
-      eventReason: event.status === 'rejected' ? event.reason : null,
-      trigger: input.trigger,
-      status: 'pending',
-      attempts: 0,
-      maxAttempts: input.retryScheduleMs.length + 1, // the immediate send plus one per scheduled retry
-      retryScheduleMs: input.retryScheduleMs,
-      nextAttemptAt: now, // the first send is immediate
-      lastResponseStatus: null,
-      lastError: null,
-      deliveredAt: null,
-      attemptLog: [],
-    });
+    await WebhookDelivery.create(row);
   } catch (err) {
-    if ((err as { code?: number }).code !== 11000) throw err; // a repeated call: the row exists already
+    if ((err as { code?: number }).code !== 11000) throw err;
+    // a repeated call: the row exists already, and what it says stands
+    stored = (await WebhookDelivery.findById(input.deliveryId).lean<WebhookDeliveryDoc>())!;
   }
-  const row = await WebhookDelivery.findById(input.deliveryId).lean<WebhookDeliveryDoc>();
   return {
     deliveryId: input.deliveryId,
-    retryScheduleMs: row!.retryScheduleMs,
-    partnerId: row!.partnerId ?? null,
-    tenantId: row!.tenantId ?? null,
-    mode: row!.mode,
-    invoiceId: row!.invoiceId,
-    eventStatus: row!.eventStatus,
+    retryScheduleMs: stored.retryScheduleMs,
+    partnerId: stored.partnerId ?? null,
+    tenantId: stored.tenantId ?? null,
+    mode: stored.mode,
+    invoiceId: stored.invoiceId,
+    eventStatus: stored.eventStatus,
   };
 }
 

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { config } from '../config';
 import { WebhookDelivery } from '../db/models';
 import { startWebhookDelivery } from '../temporal/client';
-import { createDelivery, type NewDelivery } from './deliveries';
+import { webhookWorkflowId } from '../temporal/contract';
+import { createDelivery, type CreatedDelivery, type NewDelivery } from './deliveries';
 import type { EventStatus } from './event';
 import type { Owner, OwnerRef } from '../domain/owner';
 
-// Replaying deliveries from outside workflows (API, CLI): the same row and delivery workflow as the invoice
-// workflow's announceStatus (workflows/announce-status.ts), started through the client.
+// The one way a delivery starts: its row, then its workflow (webhookDeliveryWorkflow), started through the client.
+// The invoice workflow's announcements (a local activity, workflows/announce-status.ts) and replays from the API and
+// the CLI all come here.
 
 export interface StartedDelivery {
   deliveryId: string;
@@ -33,4 +36,19 @@ async function createAndStart(input: NewDelivery): Promise<StartedDelivery> {
     throw err;
   }
   return { deliveryId: created.deliveryId, status: 'pending' };
+}
+
+/**
+ * The invoice workflow's announcement of a status, as a step Temporal may repeat: the row and the workflow are both
+ * keyed by the deliveryId the workflow chose, so a repeat finds the row and the running (or finished) delivery and
+ * starts nothing twice. A failed start is retried by the step, never dropped: the event must go out.
+ */
+export async function announceDelivery(input: NewDelivery): Promise<CreatedDelivery & { workflowId: string }> {
+  const created = await createDelivery(input);
+  try {
+    await startWebhookDelivery(created);
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+  return { ...created, workflowId: webhookWorkflowId(created.deliveryId) };
 }

@@ -223,7 +223,7 @@ describe('invoiceWorkflow (real Temporal, real MongoDB)', function () {
     // transform and validate are one step (prepareInvoiceDocument); the delivered event's row is asked for (this
     // partner has no URL: none); the stored history still has both transitions. The ASP's signal is confirmed
     // against the evidence before it moves the invoice (confirmAspVerdict).
-    expect(stepNames(history)).to.deep.equal(['prepareInvoiceDocument', 'deliverInvoice', 'createWebhookDelivery', 'confirmAspVerdict', 'advanceInvoiceStatus']);
+    expect(stepNames(history)).to.deep.equal(['prepareInvoiceDocument', 'deliverInvoice', 'startStatusWebhook', 'confirmAspVerdict', 'advanceInvoiceStatus']);
     const stored = (await getInvoice(p, body.invoiceId)).body.history.map((h: { status: string }) => h.status);
     expect(stored).to.deep.equal(['queued', 'transformed', 'validated', 'delivered', 'acknowledged']);
     const events = history.events ?? [];

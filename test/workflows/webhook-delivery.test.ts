@@ -55,15 +55,15 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
   before(() => ensureWorker());
   after(() => Promise.all(receivers.map((r) => r.close())));
 
-  it('the invoice workflow announces a status: one signed SPEC 6.1 event, sent by a child that outlives the parent', async () => {
+  it('the invoice workflow announces a status: one signed SPEC 6.1 event, sent by a delivery workflow that outlives the invoice workflow', async () => {
     const hook = await receiver((_req, n) => (n === 1 ? 500 : 200));
     const partner = await newPartner({ webhookUrl: hook.url });
     const invoiceId = await invoiceAt(partner, 'delivered');
     const client = await temporalClient();
-    expect(await announceReserved(invoiceId)).to.equal('delivered'); // the parent has ended
+    expect(await announceReserved(invoiceId)).to.equal('delivered'); // the invoice's workflow has ended
     const [row] = await WebhookDelivery.find({ invoiceId }).lean<WebhookDeliveryDoc[]>();
     expect(row).to.include({ status: 'pending', trigger: 'pipeline', event: 'invoice.status_changed', mode: 'test', maxAttempts: 7 });
-    // The parent has completed; the abandoned child goes on to retry after the 500.
+    // The invoice's workflow has completed; the delivery's goes on to retry after the 500.
     const done = await finished(row._id);
     expect(done).to.include({ status: 'delivered', attempts: 2 });
     const event = expectAuthentic(hook.requests[1], partner.webhookSecret);
@@ -72,6 +72,14 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
     expect(hook.requests[0].headers['content-type']).to.equal('application/json');
     const described = await client.workflow.getHandle(webhookWorkflowId(row._id)).describe();
     expect(described.searchAttributes.PartnerId).to.deep.equal([partner.partnerId]); // findable in the Web UI
+    // Started through the client by one local activity, not as a child; its sends and records are local activities.
+    const invoiceEvents = (await client.workflow.getHandle(invoiceWorkflowId(invoiceId)).fetchHistory()).events ?? [];
+    expect(invoiceEvents.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).to.have.length(0);
+    const announced = invoiceEvents.filter((e) => e.markerRecordedEventAttributes);
+    expect(announced).to.have.length(1);
+    const deliveryEvents = (await client.workflow.getHandle(webhookWorkflowId(row._id)).fetchHistory()).events ?? [];
+    expect(deliveryEvents.filter((e) => e.activityTaskScheduledEventAttributes)).to.have.length(0);
+    expect(deliveryEvents.filter((e) => e.markerRecordedEventAttributes)).to.have.length(4); // send and record, twice
   });
 
   it('500 then 200: delivered on the second attempt, the failed attempt recorded, each attempt signed at its own time', async () => {
