@@ -180,7 +180,7 @@ export function aspSteps(deps: PipelineDeps) {
   return {
     /** validated (or blocked_no_credit after a top-up) -> delivered: hands the document to the ASP. */
     async deliverInvoice({ invoiceId }: { invoiceId: string }): Promise<DeliveryResult> {
-      const inv = await Invoice.findById(invoiceId, { status: 1, mode: 1, run: 1, body: 1, aspSubmissionId: 1, documentUuid: 1 }).lean();
+      const inv = await Invoice.findById(invoiceId, { status: 1, mode: 1, run: 1, body: 1, aspSubmissionId: 1, documentUuid: 1, sellerTrn: 1, number: 1 }).lean();
       if (!inv) throw notFound(invoiceId);
       if (inv.status === 'delivered' && inv.aspSubmissionId) return { delivered: true, submissionId: inv.aspSubmissionId };
       // The invoice names the document its transform stored: this process may still hold it.
@@ -190,7 +190,8 @@ export function aspSteps(deps: PipelineDeps) {
       const run = inv.run ?? 1;
       await openHandOver({ invoiceId, run, xml: doc.xml, documentUuid: doc.documentUuid });
       const handOver = await aspCall(inv.mode, 'submit', () => aspOf(inv.mode).submit({ invoiceId, run, body: inv.body, xml: doc.xml }), (h) => (h.accepted ? 'accepted' : 'refused'));
-      await recordHandOver({ invoiceId, run, xml: doc.xml, documentUuid: doc.documentUuid, submissionId: handOver.accepted ? handOver.submissionId : null, answer: handOver.answer });
+      const seller = { sellerTrn: inv.sellerTrn, number: inv.number };
+      await recordHandOver({ invoiceId, run, xml: doc.xml, documentUuid: doc.documentUuid, submissionId: handOver.accepted ? handOver.submissionId : null, answer: handOver.answer, seller });
       if (!handOver.accepted) {
         logger.info({ mode: inv.mode, run, reason: handOver.reason }, 'ASP refused the hand-over');
         return { delivered: false, reason: handOver.reason };

@@ -10,15 +10,16 @@ import { sha256Hex, type ChainEntry } from './chain-hash';
 /** The pseudo-status of an entry recording an acknowledgement reference that came without a new status. */
 export const ACK_REF_STATUS = 'ACK_REF';
 
-interface InvoiceFacts { sellerTrn: string; number: string }
+/** What every entry of an invoice names: its seller's chain and its number. */
+export interface InvoiceFacts { sellerTrn: string; number: string }
 
 async function invoiceFacts(invoiceId: string): Promise<InvoiceFacts | null> {
   return Invoice.findById(invoiceId, { sellerTrn: 1, number: 1 }).lean<InvoiceFacts>();
 }
 
-/** The hand-over of run `run`: the hash of the exact XML sent. */
-export async function chainHandOver(h: { invoiceId: string; run: number; xml: string; documentUuid: string }): Promise<void> {
-  const inv = await invoiceFacts(h.invoiceId);
+/** The hand-over of run `run`: the hash of the exact XML sent. (`seller`: the caller read the invoice already.) */
+export async function chainHandOver(h: { invoiceId: string; run: number; xml: string; documentUuid: string; seller?: InvoiceFacts }): Promise<void> {
+  const inv = h.seller ?? (await invoiceFacts(h.invoiceId));
   if (!inv) return; // deleted meanwhile: a hand-over never happens to a deleted invoice (its workflow stops)
   await appendChainEntry(
     {
@@ -54,6 +55,41 @@ export async function chainAnswers(invoiceId: string, run: number, source: strin
   if (ackRef) {
     const ackChained = entries.some((e) => Number(e.data.run) === run && e.data.ackRef === ackRef);
     if (!ackChained) await appendChainEntry(fact(ACK_REF_STATUS, answeredAt), chainKey(invoiceId, run, 'asp_answer', `${ACK_REF_STATUS}:${ackRef}`));
+  }
+}
+
+/** Statuses an evidence writer has just stored for the first time, with what the record says after its write. */
+export interface FreshAnswers {
+  invoiceId: string;
+  run: number;
+  source: string;
+  /** status -> the time the ASP reached it: exactly the statuses this write added. */
+  fresh: Record<string, string>;
+  ackRef: string | null;
+  /** True when this write set or changed the acknowledgement reference. */
+  ackRefChanged: boolean;
+  submissionId: string | null;
+  seller?: InvoiceFacts;
+}
+
+/**
+ * The usual case of chainAnswers, without its three reads: a writer that has just added statuses chains exactly
+ * those. What a crash between an earlier write and its append left unchained is caught by chainAnswers when the same
+ * answer comes again (a retried step, a repeated callback, the fallback poll: each finds nothing new and re-chains).
+ */
+export async function chainFreshAnswers(a: FreshAnswers): Promise<void> {
+  const inv = a.seller ?? (await invoiceFacts(a.invoiceId));
+  if (!inv) return;
+  const answeredAt = new Date().toISOString();
+  const fact = (status: string, at: string) => ({
+    trn: inv.sellerTrn, kind: 'asp_answer' as const, invoiceId: a.invoiceId, number: inv.number, at,
+    data: { run: a.run, status, ackRef: a.ackRef, submissionId: a.submissionId, source: a.source, answeredAt },
+  });
+  const statuses = Object.entries(a.fresh).sort((x, y) => x[1].localeCompare(y[1]));
+  for (const [status, at] of statuses) await appendChainEntry(fact(status, at), chainKey(a.invoiceId, a.run, 'asp_answer', status));
+  // A new reference with no new status gets an entry of its own; with one, that entry carries it.
+  if (a.ackRef && a.ackRefChanged && !statuses.length) {
+    await appendChainEntry(fact(ACK_REF_STATUS, answeredAt), chainKey(a.invoiceId, a.run, 'asp_answer', `${ACK_REF_STATUS}:${a.ackRef}`));
   }
 }
 

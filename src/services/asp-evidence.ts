@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { AspSubmission, AspSubmissionDocument, Invoice, type AspSubmissionDoc } from '../db/models';
 import type { Submission } from '../provider/asp-api';
-import { chainAnswers, chainHandOver } from '../records/evidence-chain';
+import { chainAnswers, chainFreshAnswers, chainHandOver, type InvoiceFacts } from '../records/evidence-chain';
 
 export interface HandedOver {
   invoiceId: string;
@@ -14,6 +14,8 @@ export interface HandedOver {
   submissionId: string | null;
   /** The ASP's raw reply, when it gave one (the in-process simulation of test mode does not). */
   answer?: Submission;
+  /** The invoice's seller TRN and number, when the caller has read them (the chain needs them). */
+  seller?: InvoiceFacts;
 }
 
 export const documentIdOf = (invoiceId: string, run: number): string => `${invoiceId}-${run}`;
@@ -58,8 +60,12 @@ export async function recordHandOver(h: HandedOver): Promise<void> {
   await chainHandOver(h);
   if (h.submissionId && !h.answer) {
     // The usual case of the in-process simulation: both facts in one write (a repeated step falls through to one each).
-    const both = await AspSubmission.updateOne({ _id, submissionId: null, 'statusAt.UPLOADED': { $exists: false } }, { $set: { submissionId: h.submissionId, 'statusAt.UPLOADED': new Date().toISOString() } });
-    if (both.matchedCount === 1) return chainAnswers(h.invoiceId, h.run, 'handover');
+    const uploadedAt = new Date().toISOString();
+    const both = await AspSubmission.updateOne({ _id, submissionId: null, 'statusAt.UPLOADED': { $exists: false } }, { $set: { submissionId: h.submissionId, 'statusAt.UPLOADED': uploadedAt } });
+    if (both.matchedCount === 1) {
+      // (a callback that overtook us chained its own statuses and reference)
+      return chainFreshAnswers({ invoiceId: h.invoiceId, run: h.run, source: 'handover', fresh: { UPLOADED: uploadedAt }, ackRef: null, ackRefChanged: false, submissionId: h.submissionId, seller: h.seller });
+    }
   }
   if (h.submissionId) await AspSubmission.updateOne({ _id, submissionId: null }, { $set: { submissionId: h.submissionId } });
   if (h.answer) await recordAnswer(h.answer, 'submit');
@@ -104,12 +110,14 @@ export async function recordAnswer(sub: Submission, source: 'submit' | 'poll' | 
     await chainAnswers(record.invoiceId, record.run, source);
     return { invoiceId: record.invoiceId, run: record.run, changed: false };
   }
-  const $set: Record<string, unknown> = { mls: sub.mls, ackRef: sub.ackRef ?? record.ackRef ?? null, submissionId: sub.submissionId };
+  const ackRef = sub.ackRef ?? record.ackRef ?? null;
+  const $set: Record<string, unknown> = { mls: sub.mls, ackRef, submissionId: sub.submissionId };
   for (const [status, at] of fresh) $set[`statusAt.${status}`] = at;
   await AspSubmission.updateOne({ _id: record._id }, { $set, $push: { answers: { at: new Date(), source, body: sub } } });
   // The acknowledgement reference is shown with the invoice itself too.
   if (sub.ackRef && !record.ackRef) await Invoice.updateOne({ _id: record.invoiceId }, { $set: { ackRef: sub.ackRef } });
-  await chainAnswers(record.invoiceId, record.run, source);
+  const ackRefChanged = ackRef !== (record.ackRef ?? null);
+  await chainFreshAnswers({ invoiceId: record.invoiceId, run: record.run, source, fresh: Object.fromEntries(fresh), ackRef, ackRefChanged, submissionId: sub.submissionId });
   return { invoiceId: record.invoiceId, run: record.run, changed: true };
 }
 
