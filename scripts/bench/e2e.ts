@@ -57,6 +57,8 @@ interface Load { ids: string[]; refused: number; lastResponseAt: number; postMs:
 interface Phase {
   name: string; requested: number; accepted: number; refused: number; acknowledged: number; capped: boolean;
   acceptedPerS: number; acknowledgedPerS: number; p50: number; p99: number; postP50: number; postP99: number;
+  /** Where the time between created and acknowledged goes: p50/p99 in s of each leg, from the stored history. */
+  legs: { name: string; p50: number; p99: number }[];
   lost: number; dupNumbers: number; dupDelivered: number; seconds: number; cpu: Record<string, number>; issues: LogIssues;
   webhooks: Webhooks;
 }
@@ -138,6 +140,9 @@ async function steadyLoad(sme: Sme, phase: string, seconds: number): Promise<Loa
   return load;
 }
 
+/** The legs of an invoice's way that the stored history times: the worker's first step, the hand-over, the ASP's verdict. */
+const LEGS = [['created', 'validated'], ['validated', 'delivered'], ['delivered', 'acknowledged']] as const;
+
 /** What the store says about the phase's SME: latencies, last acknowledgement, lost and duplicated invoices. */
 async function inspect(smeId: string, ids: string[]) {
   const docs = await Invoice.find({ smeId }, { number: 1, status: 1, createdAt: 1, history: 1 }).lean();
@@ -145,6 +150,11 @@ async function inspect(smeId: string, ids: string[]) {
   const acked = docs.filter((d) => d.status === 'acknowledged');
   const ackAt = (d: (typeof docs)[number]) => new Date(d.history.find((h) => h.status === 'acknowledged')!.at).getTime();
   const latencies = acked.map((d) => ackAt(d) - new Date(d.createdAt as Date).getTime()).sort((a, b) => a - b);
+  const at = (d: (typeof docs)[number], status: string) => (status === 'created' ? new Date(d.createdAt as Date).getTime() : new Date(d.history.find((h) => h.status === status)!.at).getTime());
+  const legs = LEGS.map(([from, to]) => {
+    const ms = acked.map((d) => at(d, to) - at(d, from)).sort((a, b) => a - b);
+    return { name: `${from} -> ${to}`, p50: percentile(ms, 0.5) / 1000, p99: percentile(ms, 0.99) / 1000 };
+  });
   const perNumber = new Map<string, number>();
   for (const d of docs) perNumber.set(d.number, (perNumber.get(d.number) ?? 0) + 1);
   const deliveredTwice = docs.filter((d) => {
@@ -155,6 +165,7 @@ async function inspect(smeId: string, ids: string[]) {
     acknowledged: acked.length,
     lastAckAt: Math.max(...acked.map(ackAt)),
     latencies,
+    legs,
     lost: ids.filter((id) => byId.get(id)?.status !== 'acknowledged').length,
     dupNumbers: [...perNumber.values()].reduce((n, c) => n + c - 1, 0),
     dupDelivered: deliveredTwice.length,
@@ -193,7 +204,7 @@ async function runPhase(name: string, sme: Sme, requested: number, load: (deadli
     name, requested, capped, seconds, accepted: loaded.ids.length, refused: loaded.refused, acknowledged: found.acknowledged,
     acceptedPerS: loaded.ids.length / ((loaded.lastResponseAt - start) / 1000),
     acknowledgedPerS: found.acknowledged / ((found.lastAckAt - start) / 1000),
-    p50: percentile(found.latencies, 0.5) / 1000, p99: percentile(found.latencies, 0.99) / 1000,
+    p50: percentile(found.latencies, 0.5) / 1000, p99: percentile(found.latencies, 0.99) / 1000, legs: found.legs,
     postP50: percentile(postMs, 0.5), postP99: percentile(postMs, 0.99),
     lost: found.lost, dupNumbers: found.dupNumbers, dupDelivered: found.dupDelivered,
     cpu: cpuUsed(cpu0, cpu1, 'rest of the machine (not ours)'),
@@ -207,6 +218,7 @@ function printPhase(p: Phase): void {
   console.log(`  ${p.accepted} of ${p.requested} accepted (${p.refused} refused or not queued): ${fmt(p.acceptedPerS)} invoices/s accepted; request latency p50 ${fmt(p.postP50, 0)} ms, p99 ${fmt(p.postP99, 0)} ms`);
   console.log(`  ${p.acknowledged} acknowledged: ${fmt(p.acknowledgedPerS)} invoices/s acknowledged${p.capped ? ` — WAIT CAPPED at BENCH_PHASE_LIMIT_S: ${p.acknowledged} of ${p.accepted} got there` : ''}`);
   console.log(`  created -> acknowledged: p50 ${fmt(p.p50, 2)} s, p99 ${fmt(p.p99, 2)} s`);
+  console.log(`    by leg: ${p.legs.map((l) => `${l.name} p50 ${fmt(l.p50, 2)} s, p99 ${fmt(l.p99, 2)} s`).join('; ')}`);
   console.log(`  webhooks verified by the receiver ${p.webhooks.ok}, signatures refused ${p.webhooks.refused}, accepted invoices without a verified event ${p.webhooks.missing}`);
   console.log(`  lost ${p.lost} (accepted, not acknowledged at the end), duplicated numbers ${p.dupNumbers}, delivered twice in a run ${p.dupDelivered}`);
   console.log(`  log warnings/errors ${p.issues.entries}, activity failures ${p.issues.activityFailures} (storage-related ${p.issues.storageActivityFailures})`);
