@@ -27,7 +27,8 @@ import { getInvoice, listInvoices } from '../../src/services/invoices-query';
 import { listTenantInvoices } from '../../src/services/tenant-invoices';
 import { ownerFields, ownerFilter, tenantOwner, type OwnerRef, type TenantOwner } from '../../src/domain/owner';
 import { stuckInvoices } from '../../src/services/invoice-ops';
-import { resolveListQuery, type InvoiceListQuery, type RawListQuery } from '../../src/domain/invoice-list-query';
+import { listStatusOf, resolveListQuery, type InvoiceListQuery, type RawListQuery } from '../../src/domain/invoice-list-query';
+import type { InvoiceStatus } from '../../src/domain/invoice-status';
 
 const env = process.env;
 const SMALL = Number(env.BENCH_READS_SMALL || 1000);
@@ -49,7 +50,7 @@ const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) :
 const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))];
 
 /** 90 % acknowledged; the rest as a live system has them at any moment. */
-function statusOf(i: number): { status: string; heldReason: string | null } {
+function statusOf(i: number): { status: InvoiceStatus; heldReason: string | null } {
   const r = (i * 7919) % 100;
   if (r < 90) return { status: 'acknowledged', heldReason: null };
   if (r < 94) return { status: 'rejected', heldReason: null };
@@ -76,7 +77,7 @@ async function fill(owner: OwnerRef, n: number): Promise<void> {
       const history = [{ status: 'queued', at: at(0), reason: null, run: 1 }, { status: 'transformed', at: at(400), reason: null, run: 1 }, { status, at: at(2500), reason: status === 'rejected' ? 'BR-AE-01' : null, run: 1 }];
       return {
         _id: randomUUID(), ...scope, mode: 'live', number, numberPeriod: owner.kind === 'partner' ? createdAt.getUTCFullYear() : 0, issueDate,
-        sellerTrn: TEMPLATE.seller.trn, status, reason: status === 'rejected' ? 'BR-AE-01' : null, run: 1, history: status === 'draft' ? [] : history,
+        sellerTrn: TEMPLATE.seller.trn, status, listStatus: listStatusOf({ status, heldReason }), reason: status === 'rejected' ? 'BR-AE-01' : null, run: 1, history: status === 'draft' ? [] : history,
         body: { ...TEMPLATE, number, issueDate }, externalRef: null, originKey: null, documentUuid: randomUUID(), heldReason, aspSubmissionId: handedOver(status, i) ? `SUB-${number}` : null,
         ackRef: status === 'acknowledged' ? `ACK-${i}` : null, source: null, tenantInvoiceType: owner.kind === 'partner' ? null : 'sale', tenantInput: null, creditChargedRun: null,
         createdAt, updatedAt: history[history.length - 1].at,

@@ -61,7 +61,7 @@ async function fill(scope: { partnerId: string; smeId: string }, n: number, peri
       return { id: randomUUID(), number, issueDate, xml, createdAt: new Date(Date.parse(`${issueDate}T08:00:00Z`) + i) };
     });
     await Invoice.collection.insertMany(batch.map((b) => ({
-      _id: b.id, ...scope, tenantId: null, mode: 'live', number: b.number, numberScope: `sme:${scope.smeId}`, numberPeriod: 2026, issueDate: b.issueDate, sellerTrn: TRN, status: 'acknowledged', reason: null, run: 1,
+      _id: b.id, ...scope, tenantId: null, mode: 'live', number: b.number, numberScope: `sme:${scope.smeId}`, numberPeriod: 2026, issueDate: b.issueDate, sellerTrn: TRN, status: 'acknowledged', listStatus: 'acknowledged', reason: null, run: 1,
       history: [], body: { ...TEMPLATE, number: b.number, issueDate: b.issueDate }, externalRef: null, originKey: null, documentUuid: randomUUID(), heldReason: null,
       aspSubmissionId: `SUB-${b.number}`, ackRef: `ACK-${b.number}`, source: null, tenantInvoiceType: null, tenantInput: null, creditChargedRun: null, createdAt: b.createdAt, updatedAt: b.createdAt,
     })) as never[], { ordered: false });

@@ -100,22 +100,15 @@ function decodeCursor(text: string): ListCursor | null {
  */
 export function listFilter(owner: Record<string, unknown>, q: InvoiceListQuery): Record<string, unknown> {
   const filter: Record<string, unknown> = { ...owner };
-  const and: Record<string, unknown>[] = [];
-  if (q.status?.length) {
-    const status = statusFilter(q.status);
-    if (status.$or) and.push(status);
-    else Object.assign(filter, status);
-  }
+  if (q.status?.length) Object.assign(filter, statusFilter(q.status));
   if (q.number !== undefined) filter.number = q.number;
   if (q.from || q.to) {
     const days = q.from && q.to ? daysBetween(q.from, q.to) : null;
     filter.issueDate = { ...(q.from ? { $gte: q.from } : {}), ...(q.to ? { $lte: q.to } : {}), ...(days ? { $in: days } : {}) };
   }
   if (q.cursor) {
-    and.push({ $or: [{ createdAt: { $lt: q.cursor.createdAt } }, { createdAt: q.cursor.createdAt, _id: { $lt: q.cursor.id } }] });
+    filter.$or = [{ createdAt: { $lt: q.cursor.createdAt } }, { createdAt: q.cursor.createdAt, _id: { $lt: q.cursor.id } }];
   }
-  if (and.length === 1) Object.assign(filter, and[0]);
-  else if (and.length > 1) filter.$and = and;
   return filter;
 }
 
@@ -138,19 +131,17 @@ export function daysBetween(from: string, to: string): string[] | null {
 }
 
 /**
- * The stored condition for the listed statuses. held = draft with a heldReason; draft = draft without one. Both
- * together, or neither, need no condition on heldReason.
+ * What an invoice lists as: `held` for a held draft (a heldReason), else its stored status. Stored beside the status
+ * as `listStatus` by every write of either (the model's default at create, the status writer, the list-status
+ * migration), so a list's statuses are one field's values: any set of them is walked one index range per value.
  */
+export function listStatusOf(inv: { status: InvoiceStatus; heldReason?: string | null }): ListStatus {
+  return inv.status === 'draft' && inv.heldReason != null ? 'held' : inv.status;
+}
+
+/** The stored condition for the listed statuses (`draft`: drafts that are not held; `held`: the held ones). */
 export function statusFilter(statuses: readonly ListStatus[]): Record<string, unknown> {
-  const wanted = new Set(statuses);
-  const plain = [...wanted].filter((s): s is InvoiceStatus => s !== 'held' && s !== 'draft');
-  const draft = wanted.has('draft');
-  const held = wanted.has('held');
-  if (draft && held) plain.push('draft');
-  const draftOnly = draft !== held ? { status: 'draft', heldReason: held ? { $ne: null } : null } : null;
-  if (!draftOnly) return { status: { $in: plain } };
-  if (!plain.length) return draftOnly;
-  return { $or: [{ status: { $in: plain } }, draftOnly] };
+  return { listStatus: { $in: [...new Set(statuses)] } };
 }
 
 export const LIST_SORT = { createdAt: -1, _id: -1 } as const;

@@ -6,9 +6,9 @@ import { spendingScope } from '../domain/owner';
 import { logger } from '../logger';
 import { signalCreditsAvailable } from '../temporal/client';
 
-/** The owner's blocked invoices, oldest first (the order they were submitted in), from its number scope's status index. */
+/** The owner's blocked invoices, oldest first (the order they were submitted in), from its number scope's list-status index. */
 async function blockedInvoiceIds(owner: CreditOwner): Promise<string[]> {
-  const rows = await Invoice.find({ numberScope: spendingScope(owner), status: 'blocked_no_credit' }, { _id: 1 }).sort({ createdAt: 1, _id: 1 }).lean();
+  const rows = await Invoice.find({ numberScope: spendingScope(owner), listStatus: 'blocked_no_credit' }, { _id: 1 }).sort({ createdAt: 1, _id: 1 }).lean();
   return rows.map((r) => r._id);
 }
 

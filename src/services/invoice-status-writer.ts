@@ -116,7 +116,8 @@ export async function tryMoveThrough(
   const history = entries.length === 1 ? entries[0] : { $each: entries };
   const updated = await Invoice.updateOne(
     { _id: invoiceId, status: current.status, ...alsoRequire },
-    { $set: { ...set, status: last.status, reason: last.reason, run: last.run }, $push: { history } },
+    // listStatus is the status itself: only a held draft lists otherwise, and it never moves (decision 0035).
+    { $set: { ...set, status: last.status, listStatus: last.status, reason: last.reason, run: last.run }, $push: { history } },
   );
   if (updated.matchedCount === 0) return null;
   // The one place every transition passes: its counter and its log line (the pipeline's step outcomes at info).

@@ -3,6 +3,7 @@
 // one read at start instead of a scan per migration.
 import mongoose from 'mongoose';
 import { logger } from '../../logger';
+import { migrateListStatus } from './invoice-list-status';
 import { migrateOwnerFields } from './invoice-owner-fields';
 
 type Migration = { id: string; run: (db: mongoose.mongo.Db) => Promise<Record<string, unknown>> };
@@ -10,6 +11,8 @@ type Migration = { id: string; run: (db: mongoose.mongo.Db) => Promise<Record<st
 const MIGRATIONS: Migration[] = [
   // issue 36: invoices' numberScope/numberPeriod, smeId only an SME (src/domain/owner.ts).
   { id: 'owner-fields', run: async (db) => ({ ...(await migrateOwnerFields(db.collection('invoices'), db.collection('webhook_deliveries'))) }) },
+  // issue 33: invoices' listStatus, what the lists filter on (held drafts apart from the others).
+  { id: 'list-status', run: async (db) => ({ ...(await migrateListStatus(db.collection('invoices'))) }) },
 ];
 
 /** `einvoice ops migrate`: every migration again, recorded or not (each is idempotent); what each changed. */

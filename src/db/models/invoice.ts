@@ -1,5 +1,6 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../../domain/invoice-status';
+import { LISTABLE_STATUSES, listStatusOf } from '../../domain/invoice-list-query';
 
 export { INVOICE_STATUSES, type InvoiceStatus };
 
@@ -43,6 +44,16 @@ const invoiceSchema = new Schema(
     // partner DELETEs it and POSTs a corrected body; never enters the pipeline.
     heldReason: { type: String, default: null },
     heldErrors: { type: [{ _id: false, code: String, path: String, message: String }], default: undefined },
+    // What the lists filter on (invoice-list-query.ts listStatusOf): `held` for a held draft, else the status. Derived
+    // at create from the two; the status writer sets it with the status (a held draft never moves).
+    listStatus: {
+      type: String,
+      enum: [...LISTABLE_STATUSES],
+      required: true,
+      default: function (this: { status: InvoiceStatus; heldReason?: string | null }) {
+        return listStatusOf(this);
+      },
+    },
     /** The ASP's id for the current run's hand-over: its acknowledgement must name it. */
     aspSubmissionId: { type: String, default: null },
     /** The authority's acknowledgement reference, once the ASP reports the invoice (also in its evidence). */
@@ -72,9 +83,10 @@ invoiceSchema.index({ status: 1, updatedAt: 1 });
 // our FerretDB patch's split): the cost stays that of one page, not of the invoices inside the window.
 invoiceSchema.index({ numberScope: 1, number: 1 });
 invoiceSchema.index({ numberScope: 1, issueDate: 1, createdAt: -1, _id: -1 });
-// `status=` filters, one or several (walked once per status and merged), and held drafts: a rare status costs a
-// page, not a walk of the owner's newest invoices until enough match.
-invoiceSchema.index({ numberScope: 1, status: 1, createdAt: -1, _id: -1 });
+// `status=` filters, one or several (walked once per listed status and merged), held and other drafts apart: a rare
+// status costs a page, not a walk of the owner's newest invoices (or of its drafts of the other kind) until enough
+// match. Also an owner's blocked invoices, oldest first (credit-release.ts).
+invoiceSchema.index({ numberScope: 1, listStatus: 1, createdAt: -1, _id: -1 });
 
 export type InvoiceDoc = InferSchemaType<typeof invoiceSchema> & { _id: string };
 export const Invoice = model('Invoice', invoiceSchema, 'invoices');
