@@ -220,10 +220,17 @@ export function aspSteps(deps: PipelineDeps) {
      * evidence's verdict, never the signal's payload; pending when nothing supports the signal, which is then
      * recorded on the evidence as refused and logged, and changes nothing.
      */
-    async confirmAspVerdict({ invoiceId, claimed }: { invoiceId: string; claimed: AspVerdict }): Promise<AspVerdict | { submissionId: string; status: 'pending' }> {
-      const inv = await Invoice.findById(invoiceId, { mode: 1, run: 1, body: 1 }).lean();
-      if (!inv) throw notFound(invoiceId);
-      const run = inv.run ?? 1;
+    async confirmAspVerdict({ invoiceId, claimed, run: runOfWorkflow, mode: modeOfWorkflow }: { invoiceId: string; claimed: AspVerdict; run?: number; mode?: string }): Promise<AspVerdict | { submissionId: string; status: 'pending' }> {
+      // The workflow names its run and mode (it handed this run over): the invoice is read only when they are not
+      // given or the ASP must be asked (its body). (A handed-over invoice cannot be deleted.)
+      const read = async (): Promise<{ run: number; mode: string; body: unknown }> => {
+        const found = await Invoice.findById(invoiceId, { mode: 1, run: 1, body: 1 }).lean();
+        if (!found) throw notFound(invoiceId);
+        return { run: found.run ?? 1, mode: found.mode, body: found.body };
+      };
+      const known = runOfWorkflow !== undefined && modeOfWorkflow !== undefined;
+      const inv: { run: number; mode: string; body?: unknown } = known ? { run: runOfWorkflow, mode: modeOfWorkflow } : await read();
+      const run = inv.run;
       const record = await submissionEvidence(invoiceId, run);
       const ours = record !== null && record.submissionId === claimed.submissionId;
       let verdict: AspVerdict | { submissionId: string; status: 'pending' } = ours
@@ -231,7 +238,8 @@ export function aspSteps(deps: PipelineDeps) {
         : { submissionId: claimed.submissionId, status: 'pending' };
       const asp = aspOf(inv.mode);
       if (ours && verdict.status === 'pending' && !asp.verdictsInEvidence) {
-        const polled = await aspCall(inv.mode, 'poll', () => asp.poll({ invoiceId, submissionId: claimed.submissionId, body: inv.body }), (p) => p.status);
+        const body = 'body' in inv ? inv.body : (await read()).body;
+        const polled = await aspCall(inv.mode, 'poll', () => asp.poll({ invoiceId, submissionId: claimed.submissionId, body }), (p) => p.status);
         const { answer, ...asked } = polled;
         if (answer) await recordAnswer(answer, 'poll');
         verdict = asked;

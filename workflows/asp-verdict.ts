@@ -40,7 +40,7 @@ export async function awaitVerdict(r: InvoiceRun): Promise<AspVerdict> {
     // Each signal is checked against the evidence (or the ASP); a refused one leaves the rest of this wait to run.
     for (let claimed = r.verdicts.get(submissionId); claimed; claimed = r.verdicts.get(submissionId)) {
       r.verdicts.delete(submissionId);
-      const confirmed = await confirmAspVerdict({ invoiceId, claimed });
+      const confirmed = await confirmAspVerdict({ invoiceId, claimed, run: r.run, mode: r.input.mode });
       if (confirmed.status !== 'pending') return settled(r, confirmed);
       const left = pollAt - Date.now();
       if (left > 0 && !r.retryRequested) await waitFor(r, decided, left);
