@@ -153,6 +153,29 @@ export function describeOrderedFinds(collection: () => Collection<AnyDoc>): void
         expect(await find({ k: { $gte: 'a' } }, { k: 1 }, 10)).to.deep.equal(['m-07-a', 'm-08-z', 'm-09-e-acute']);
       });
 
+      it('_id of several types in one collection: a find by _id (limit 1, as findOne sends) matches its own value and type only; sorted by _id, MongoDB type order', async () => {
+        // (our build answers a limited find by _id without the type probe: _id never holds an array, and a
+        // condition on it matches values of its own type only; a sort by _id keeps the probe)
+        const ids: unknown[] = [5, '5', 2.5, { a: 1 }, OID_LOW, new Date(1000), true];
+        const typed = collection() as unknown as Collection<Document>;
+        await typed.insertMany(ids.map((_id, n) => ({ _id, n })));
+        const one = async (filter: Document) => (await typed.find(filter).limit(1).toArray()).map((d) => d.n);
+        expect(await one({ _id: 5 })).to.deep.equal([0]);
+        expect(await one({ _id: '5' })).to.deep.equal([1]);
+        expect(await one({ _id: 5.0 }), 'a double equal to an int').to.deep.equal([0]);
+        expect(await one({ _id: OID_LOW })).to.deep.equal([4]);
+        expect(await one({ _id: new Date(1000) })).to.deep.equal([5]);
+        expect(await one({ _id: true })).to.deep.equal([6]);
+        expect(await one({ _id: 'nobody' })).to.deep.equal([]);
+        expect((await typed.findOne({ _id: { a: 1 } }))?.n, 'an embedded document as _id').to.equal(3);
+        const ranged = async (filter: Document) => (await typed.find(filter).limit(10).toArray()).map((d) => d.n).sort();
+        expect(await ranged({ _id: { $gte: 2.5 } }), 'a range matches its own type only').to.deep.equal([0, 2]);
+        expect(await ranged({ _id: { $gt: '4', $lt: '6' } })).to.deep.equal([1]);
+        expect(await ranged({ _id: { $gte: 2.5, $lt: 'zzzz' } }), 'a number and a string range: nothing is both').to.deep.equal([]);
+        const sorted = (await typed.find({ n: { $gte: 0 } }).sort({ _id: 1 }).limit(7).toArray()).map((d) => d.n);
+        expect(sorted, 'numbers, strings, documents, ObjectId, boolean, date').to.deep.equal([2, 0, 1, 3, 4, 6, 5]);
+      });
+
       it('findOne by a non-_id field returns a matching document', async () => {
         expect((await collection().findOne({ k: true }))?._id).to.equal('m-13-true');
         expect(await collection().findOne({ k: 'nobody' })).to.equal(null);
