@@ -135,7 +135,7 @@ export interface AttemptTarget {
  * URL and secret are read now, not at creation, so a partner who fixes their URL is served by the retries.
  */
 export async function beginAttempt(deliveryId: string, attempt: number): Promise<AttemptTarget | null> {
-  const row = await WebhookDelivery.findOneAndUpdate(
+  const row = attempt === 1 ? await firstAttemptRow(deliveryId) : await WebhookDelivery.findOneAndUpdate(
     { _id: deliveryId, attempts: attempt - 1, status: { $in: ['pending', 'failed'] } },
     { $set: { status: 'pending' } },
     { returnDocument: 'after' },
@@ -150,6 +150,12 @@ export async function beginAttempt(deliveryId: string, attempt: number): Promise
   };
   const target = partyOf(storedOwnerOf(row));
   return { ...event, ...(await TARGET_OF[target.kind](target.id, row.invoiceId)) };
+}
+
+/** A row not yet attempted is pending already: read by _id, nothing to write (null once an attempt is recorded). */
+async function firstAttemptRow(deliveryId: string): Promise<WebhookDeliveryDoc | null> {
+  const row = await WebhookDelivery.findById(deliveryId).lean<WebhookDeliveryDoc>();
+  return row && row.attempts === 0 && row.status === 'pending' ? row : null;
 }
 
 /** The event each party receives: the partner's invoice.status_changed, the tenant's status update (SPEC 6.2). */
@@ -193,15 +199,14 @@ export async function recordAttempt(deliveryId: string, o: AttemptOutcome): Prom
   if (o.ok) $set.deliveredAt = new Date(finishedAt);
   // nextAttemptAt is required by SPEC: on terminal rows it keeps the time the last attempt was due.
   if (nextAttemptAt) $set.nextAttemptAt = nextAttemptAt;
-  const updated = await WebhookDelivery.findOneAndUpdate(
+  const updated = await WebhookDelivery.updateOne(
     { _id: deliveryId, attempts: o.attempt - 1, status: { $in: ['pending', 'failed'] } },
     {
       $set,
       $push: { attemptLog: { attempt: o.attempt, at: new Date(o.sentAt), durationMs: o.durationMs, responseStatus: o.status, error: o.error, nextAttemptAt } },
     },
-    { returnDocument: 'after' },
-  ).lean<WebhookDeliveryDoc>();
-  if (updated) return updated.status;
+  );
+  if (updated.matchedCount === 1) return status;
   const current = await WebhookDelivery.findById(deliveryId).lean<WebhookDeliveryDoc>();
   if (!current) throw webhookError('delivery_not_found', `webhook delivery ${deliveryId} not found`);
   return current.status;

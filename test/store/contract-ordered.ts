@@ -157,7 +157,7 @@ export function describeOrderedFinds(collection: () => Collection<AnyDoc>): void
         // (our build answers a limited find by _id without the type probe: _id never holds an array, and a
         // condition on it matches values of its own type only; a sort by _id keeps the probe)
         const ids: unknown[] = [5, '5', 2.5, { a: 1 }, OID_LOW, new Date(1000), true];
-        const typed = collection() as unknown as Collection<Document>;
+        const typed = collection() as unknown as Collection<{ _id: unknown; n: number }>;
         await typed.insertMany(ids.map((_id, n) => ({ _id, n })));
         const one = async (filter: Document) => (await typed.find(filter).limit(1).toArray()).map((d) => d.n);
         expect(await one({ _id: 5 })).to.deep.equal([0]);
