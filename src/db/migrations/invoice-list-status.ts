@@ -5,6 +5,7 @@
 // and heldReason give (missing, or left behind by an older build that changed the status), so `einvoice ops migrate`
 // also mends those. Each write names the status it was read with: a status moved meanwhile is left to its writer.
 import type { mongo } from 'mongoose';
+import { dropIndexesWhere } from './drop-indexes';
 import { INVOICE_STATUSES } from '../../domain/invoice-status';
 import type { ListStatus } from '../../domain/invoice-list-query';
 
@@ -44,15 +45,6 @@ export async function migrateListStatus(invoices: mongo.Collection, opts: { batc
   return { invoices: migrated, droppedIndexes: await dropOldIndexes(invoices) };
 }
 
-async function dropOldIndexes(invoices: mongo.Collection): Promise<string[]> {
-  const existing = await invoices.listIndexes().toArray().catch((err: { code?: number }) => (err.code === 26 ? [] : Promise.reject(err))); // 26: no collection yet
-  const dropped: string[] = [];
-  for (const ix of existing) {
-    if (!isOldListIndex(ix.key as mongo.Document)) continue;
-    await invoices.dropIndex(ix.name as string).catch((err: { code?: number }) => {
-      if (err.code !== 27) throw err; // IndexNotFound: another process starting at the same time dropped it
-    });
-    dropped.push(ix.name as string);
-  }
-  return dropped;
+function dropOldIndexes(invoices: mongo.Collection): Promise<string[]> {
+  return dropIndexesWhere(invoices, isOldListIndex);
 }

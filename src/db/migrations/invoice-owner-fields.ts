@@ -6,6 +6,7 @@
 // Idempotent (a migrated document is not selected again) and batched. FerretDB 1.x has no aggregation-pipeline
 // updates, so each batch is read and written back as one bulkWrite of $set/$unset.
 import type { mongo } from 'mongoose';
+import { dropIndexesWhere } from './drop-indexes';
 import { numberKey, storedOwnerOf } from '../../domain/owner';
 
 /** Documents read and written back per round trip. */
@@ -27,17 +28,8 @@ export async function migrateOwnerFields(invoices: mongo.Collection, deliveries:
   return { invoices: await migrateInvoices(invoices, batch), deliveries: await migrateDeliveries(deliveries, batch), droppedIndexes };
 }
 
-async function dropOldIndexes(invoices: mongo.Collection): Promise<string[]> {
-  const existing = await invoices.listIndexes().toArray().catch((err: { code?: number }) => (err.code === 26 ? [] : Promise.reject(err))); // 26: no collection yet
-  const dropped: string[] = [];
-  for (const ix of existing) {
-    if (!isOldInvoiceIndex(ix.key as mongo.Document)) continue;
-    await invoices.dropIndex(ix.name as string).catch((err: { code?: number }) => {
-      if (err.code !== 27) throw err; // IndexNotFound: another process starting at the same time dropped it
-    });
-    dropped.push(ix.name as string);
-  }
-  return dropped;
+function dropOldIndexes(invoices: mongo.Collection): Promise<string[]> {
+  return dropIndexesWhere(invoices, isOldInvoiceIndex);
 }
 
 /** Pure: the $set and $unset that bring one old-shape invoice to the new shape. */
