@@ -242,8 +242,11 @@ export interface InvoiceWorkflowView {
   note?: string;
 }
 
+/** A default page of `ops stuck` (25) is described in one round: a round trip each, not four in series. */
+const DESCRIBE_LANES = 25;
+
 export interface DescribeOptions {
-  /** Temporal calls in flight at once (default 8). */
+  /** Temporal calls in flight at once (default DESCRIBE_LANES). */
   concurrency?: number;
   /** Deadline of one `status` query (default 5 s); after one times out (no worker polls) the rest are skipped. */
   queryTimeoutMs?: number;
@@ -283,7 +286,7 @@ export async function describeInvoiceWorkflows(invoiceIds: readonly string[], op
   };
   let next = 0;
   let done = 0;
-  const lanes = Array.from({ length: Math.min(opts.concurrency ?? 8, invoiceIds.length) }, async () => {
+  const lanes = Array.from({ length: Math.min(opts.concurrency ?? DESCRIBE_LANES, invoiceIds.length) }, async () => {
     while (next < invoiceIds.length) {
       const invoiceId = invoiceIds[next++];
       views.set(invoiceId, await describeOne(invoiceId));
