@@ -64,7 +64,7 @@ export async function opsCommand(args: string[], io: CliIo): Promise<number> {
     const minutes = f.minutes !== undefined ? nonNegativeInt('--minutes', f.minutes) : duration('--older-than', f['older-than'] ?? '30m');
     const limit = f.limit === undefined ? 1000 : positiveInt('--limit', f.limit);
     return printWithServices(io, 'einvoice ops', isRefusal, async () => {
-      const found = await stuckInvoices(minutes, { limit, onProgress: progress(io, 'stuck', 'workflows described') });
+      const found = await stuckInvoices(minutes, { limit, onProgress: progress(io, 'stuck', 'workflows looked up') });
       if (found.length === limit) io.stderr.write(`einvoice ops stuck: showing the oldest ${limit}; pass --limit for more\n`);
       return found;
     });

@@ -6,7 +6,7 @@ import { serviceErrors } from '../domain/errors';
 import { ownerIds, storedOwnerOf } from '../domain/owner';
 import { invoiceWorkflowId } from '../temporal/contract';
 import { requeue, RETRYABLE } from './invoices-lifecycle';
-import { describeInvoiceWorkflows, nudgeOrRestartInvoiceWorkflow, resumeInvoiceWorkflow, type InvoiceWorkflowView, type WorkflowInvoice } from '../temporal/client';
+import { describeInvoiceWorkflows, listInvoiceWorkflows, nudgeOrRestartInvoiceWorkflow, resumeInvoiceWorkflow, type InvoiceWorkflowView, type WorkflowInvoice } from '../temporal/client';
 
 
 export interface OpsRetryResult {
@@ -53,7 +53,7 @@ export interface StuckInvoice {
 export interface StuckOptions {
   /** At most this many invoices, oldest first (default 1000). */
   limit?: number;
-  /** Progress of the Temporal look-ups (one describe, and a query when running, per invoice). */
+  /** Progress of the Temporal look-ups (a status query per running workflow). */
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -68,7 +68,8 @@ export async function stuckInvoices(minutes: number, opts: StuckOptions = {}, no
     .sort({ updatedAt: 1 })
     .limit(opts.limit ?? 1000)
     .lean();
-  const workflows = await describeInvoiceWorkflows(
+  // A listing: the states come from Temporal's visibility store (one query per 100 invoices), not a describe each.
+  const workflows = await listInvoiceWorkflows(
     rows.map((r) => r._id),
     { onProgress: opts.onProgress },
   );

@@ -254,48 +254,95 @@ export interface DescribeOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
+/** A running workflow's `status` query answer; after one goes unanswered (no worker polls) the rest are skipped. */
+function statusQuerier(client: Client, queryTimeoutMs: number) {
+  let noWorker = false;
+  return async (workflowId: string): Promise<Pick<InvoiceWorkflowView, 'status' | 'note'>> => {
+    if (noWorker) return { status: null, note: 'status query skipped: an earlier one was not answered (no worker polling?)' };
+    try {
+      return { status: await client.withDeadline(Date.now() + queryTimeoutMs, () => client.workflow.getHandle(workflowId).query(invoiceStatusQuery)) };
+    } catch (err) {
+      noWorker = true;
+      return { status: null, note: `status query not answered: ${(err as Error).message.split('\n')[0]}` };
+    }
+  };
+}
+
+/** Calls `fn` on each item, at most `lanes` in flight. */
+async function inLanes<T>(items: readonly T[], lanes: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(lanes, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]);
+  }));
+}
+
 /**
  * Each invoice's workflow: its state (describe) and, when running, what its `status` query answers. At most
  * `concurrency` calls in flight. A transport error (Temporal away) throws: callers must not mistake it for "not found".
  */
 export async function describeInvoiceWorkflows(invoiceIds: readonly string[], opts: DescribeOptions = {}): Promise<Map<string, InvoiceWorkflowView>> {
   const client = await temporalClient();
-  const queryTimeoutMs = opts.queryTimeoutMs ?? 5_000;
-  let noWorker = false;
+  const queryStatus = statusQuerier(client, opts.queryTimeoutMs ?? 5_000);
   const views = new Map<string, InvoiceWorkflowView>();
   const describeOne = async (invoiceId: string): Promise<InvoiceWorkflowView> => {
     const workflowId = invoiceWorkflowId(invoiceId);
-    const handle = client.workflow.getHandle(workflowId);
     let description;
     try {
-      description = await handle.describe();
+      description = await client.workflow.getHandle(workflowId).describe();
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return { workflowId, state: 'not_found', status: null };
       throw err;
     }
     const state = WORKFLOW_STATES[description.status.name] ?? 'unknown';
     if (state !== 'running') return { workflowId, state, status: null, ...(description.closeTime ? { closedAt: description.closeTime.toISOString() } : {}) };
-    if (noWorker) return { workflowId, state, status: null, note: 'status query skipped: an earlier one was not answered (no worker polling?)' };
-    try {
-      const status = await client.withDeadline(Date.now() + queryTimeoutMs, () => handle.query(invoiceStatusQuery));
-      return { workflowId, state, status };
-    } catch (err) {
-      noWorker = true;
-      return { workflowId, state, status: null, note: `status query not answered: ${(err as Error).message.split('\n')[0]}` };
-    }
+    return { workflowId, state, ...(await queryStatus(workflowId)) };
   };
-  let next = 0;
   let done = 0;
-  const lanes = Array.from({ length: Math.min(opts.concurrency ?? DESCRIBE_LANES, invoiceIds.length) }, async () => {
-    while (next < invoiceIds.length) {
-      const invoiceId = invoiceIds[next++];
-      views.set(invoiceId, await describeOne(invoiceId));
-      opts.onProgress?.(++done, invoiceIds.length);
-    }
+  await inLanes(invoiceIds, opts.concurrency ?? DESCRIBE_LANES, async (invoiceId) => {
+    views.set(invoiceId, await describeOne(invoiceId));
+    opts.onProgress?.(++done, invoiceIds.length);
   });
-  await Promise.all(lanes);
   return views;
 }
+
+/** Workflow ids per visibility query (`WorkflowId IN (...)`). */
+const VISIBILITY_IDS_PER_QUERY = 100;
+
+/**
+ * As describeInvoiceWorkflows, for a listing (`ops stuck`): the states come from the visibility store, one query
+ * per 100 invoices, instead of one describe each; a running workflow is still asked its `status`. Visibility trails
+ * the workflows by a moment, so a workflow started or closed within it shows its previous state (or not_found):
+ * what acts on a state (`ops retry`, reconcile) describes.
+ */
+export async function listInvoiceWorkflows(invoiceIds: readonly string[], opts: DescribeOptions = {}): Promise<Map<string, InvoiceWorkflowView>> {
+  const client = await temporalClient();
+  const queryStatus = statusQuerier(client, opts.queryTimeoutMs ?? 5_000);
+  const latest = new Map<string, { state: InvoiceWorkflowState; startTime: number; closeTime?: Date }>();
+  for (let i = 0; i < invoiceIds.length; i += VISIBILITY_IDS_PER_QUERY) {
+    const ids = invoiceIds.slice(i, i + VISIBILITY_IDS_PER_QUERY).map(invoiceWorkflowId);
+    for await (const wf of client.workflow.list({ query: `WorkflowId IN (${ids.map(quoteVisibility).join(', ')})` })) {
+      // One row per run (a retry continues as new): the running one, or else the latest, is the workflow's state.
+      const state = WORKFLOW_STATES[wf.status.name] ?? 'unknown';
+      const seen = latest.get(wf.workflowId);
+      const startTime = wf.startTime.getTime();
+      if (!seen || (seen.state !== 'running' && (state === 'running' || startTime > seen.startTime))) latest.set(wf.workflowId, { state, startTime, closeTime: wf.closeTime });
+    }
+  }
+  const views = new Map<string, InvoiceWorkflowView>();
+  let done = 0;
+  await inLanes(invoiceIds, opts.concurrency ?? DESCRIBE_LANES, async (invoiceId) => {
+    const workflowId = invoiceWorkflowId(invoiceId);
+    const seen = latest.get(workflowId);
+    if (!seen) views.set(invoiceId, { workflowId, state: 'not_found', status: null });
+    else if (seen.state !== 'running') views.set(invoiceId, { workflowId, state: seen.state, status: null, ...(seen.closeTime ? { closedAt: seen.closeTime.toISOString() } : {}) });
+    else views.set(invoiceId, { workflowId, state: 'running', ...(await queryStatus(workflowId)) });
+    opts.onProgress?.(++done, invoiceIds.length);
+  });
+  return views;
+}
+
+/** A string literal of Temporal's visibility query language. */
+const quoteVisibility = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 const WORKFLOW_STATES: Record<string, InvoiceWorkflowState> = {
   RUNNING: 'running',
@@ -313,10 +360,9 @@ const WORKFLOW_STATES: Record<string, InvoiceWorkflowState> = {
  */
 export async function* runningInvoiceWorkflowIds(filter: { partnerId?: string; tenantId?: string } = {}): AsyncGenerator<string> {
   const client = await temporalClient();
-  const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  const clauses = [`WorkflowType = ${quote(INVOICE_WORKFLOW)}`, `ExecutionStatus = 'Running'`, `TaskQueue = ${quote(config().temporalTaskQueue)}`];
-  if (filter.partnerId) clauses.push(`PartnerId = ${quote(filter.partnerId)}`);
-  if (filter.tenantId) clauses.push(`TenantId = ${quote(filter.tenantId)}`);
+  const clauses = [`WorkflowType = ${quoteVisibility(INVOICE_WORKFLOW)}`, `ExecutionStatus = 'Running'`, `TaskQueue = ${quoteVisibility(config().temporalTaskQueue)}`];
+  if (filter.partnerId) clauses.push(`PartnerId = ${quoteVisibility(filter.partnerId)}`);
+  if (filter.tenantId) clauses.push(`TenantId = ${quoteVisibility(filter.tenantId)}`);
   const prefix = invoiceWorkflowId('');
   for await (const wf of client.workflow.list({ query: clauses.join(' AND ') })) {
     if (wf.workflowId.startsWith(prefix)) yield wf.workflowId.slice(prefix.length);

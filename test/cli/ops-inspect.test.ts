@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { einvoice } from '../helpers/cli';
 import { call } from '../helpers/http';
-import { temporalClient } from '../../src/temporal/client';
+import { describeInvoiceWorkflows, listInvoiceWorkflows, temporalClient } from '../../src/temporal/client';
 import { invoiceWorkflowId } from '../../src/temporal/contract';
 import { Invoice } from '../../src/db/models';
 import { describeWhenStatus, getInvoice, invoiceBody, postInvoice, waitForStatus } from '../helpers/invoices';
@@ -37,6 +37,35 @@ describe('einvoice ops stuck | find | reconcile', function () {
     expect(JSON.parse(older.stdout).map((s: any) => s.invoiceId)).to.not.include(body.invoiceId);
     await einvoice('ops', 'retry', body.invoiceId); // polls the ASP now: the invoice ends acknowledged
     await waitForStatus(p, body.invoiceId, 'acknowledged');
+  });
+
+  it("stuck's listing (visibility) agrees with a describe of each workflow: running, completed, terminated, continued as new, absent", async () => {
+    const p = await newPartner();
+    const post = async (tag: string) => (await postInvoice(p, invoiceBody(p, (b) => (b.buyer.name += tag)))).body.invoiceId as string;
+    const [waiting, done, killed, retried] = [await post(' [asp:no-ack]'), await post(''), await post(' [asp:no-ack]'), await post(' [asp:reject]')];
+    await waitForStatus(p, done, 'acknowledged');
+    await waitForStatus(p, killed, 'delivered');
+    await (await temporalClient()).workflow.getHandle(invoiceWorkflowId(killed)).terminate('ops test');
+    await waitForStatus(p, retried, 'rejected');
+    await einvoice('ops', 'retry', retried); // a second run, continued as new: two visibility rows for one workflow id
+    expect((await waitForStatus(p, retried, 'rejected')).run).to.equal(2);
+    await waitForStatus(p, waiting, 'delivered');
+    await describeWhenStatus(waiting, 'delivered');
+    const ids = [waiting, done, killed, retried, randomUUID()];
+
+    const described = await describeInvoiceWorkflows(ids);
+    expect(ids.map((id) => described.get(id)!.state)).to.deep.equal(['running', 'completed', 'terminated', 'running', 'not_found']);
+    expect(described.get(waiting)!.status).to.equal('delivered');
+    expect(described.get(retried)!.status).to.equal('rejected');
+    // Visibility trails the workflows by a moment: the listing agrees once it has caught up.
+    const without = (m: Map<string, { closedAt?: string }>) => ids.map((id) => ({ ...m.get(id)!, closedAt: Boolean(m.get(id)!.closedAt) }));
+    let listed = await listInvoiceWorkflows(ids);
+    for (let i = 0; i < 50 && JSON.stringify(without(listed)) !== JSON.stringify(without(described)); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      listed = await listInvoiceWorkflows(ids);
+    }
+    expect(without(listed)).to.deep.equal(without(described));
+    expect(listed.get(done)!.closedAt).to.equal(described.get(done)!.closedAt);
   });
 
   it('find by number lists both surfaces; with --trn only that seller', async () => {
