@@ -94,15 +94,17 @@ export async function stuckInvoices(minutes: number, opts: StuckOptions = {}, no
  * for a top-up or retry), delivered with an ASP hand-over (waits for the acknowledgement; a reserved-TRN invoice
  * is delivered with none and nothing waits), and Partner drafts that are not held (their automatic start failed).
  * A Tenant API draft rests until the tenant submits it, so it is never stuck.
+ *
+ * On listStatus (a held draft lists as `held`), which the {listStatus, updatedAt} index orders by age: each status
+ * is one walk of that index, and only the delivered and draft walks read a field outside it.
  */
 export function nonTerminalFilter(opts: { drafts?: boolean } = {}) {
   const moving = ['queued', 'transformed', 'validated', 'blocked_no_credit'] as const;
   return {
-    heldReason: null,
     $or: [
-      { status: { $in: moving } },
-      { status: 'delivered' as const, aspSubmissionId: { $ne: null } },
-      ...(opts.drafts === false ? [] : [{ status: 'draft' as const, tenantId: null }]),
+      { listStatus: { $in: moving } },
+      { listStatus: 'delivered' as const, aspSubmissionId: { $ne: null } },
+      ...(opts.drafts === false ? [] : [{ listStatus: 'draft' as const, tenantId: null }]),
     ],
   };
 }

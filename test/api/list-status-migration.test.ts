@@ -1,10 +1,12 @@
 // Invoices stored before listStatus (issue 33) get the status they list as from the start-up migration, which also
-// mends a listStatus an older build left behind, and drops the list index on status that listStatus's replaces.
+// mends a listStatus an older build left behind, and drops the list index on status that listStatus's replaces;
+// then ops stuck's index on status goes too.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { Invoice } from '../../src/db/models';
 import { migrateListStatus } from '../../src/db/migrations/invoice-list-status';
+import { migrateStuckIndex } from '../../src/db/migrations/invoice-stuck-index';
 import { einvoice } from '../helpers/cli';
 import { call } from '../helpers/http';
 import { invoiceBody, postInvoice } from '../helpers/invoices';
@@ -43,6 +45,22 @@ describe('invoices stored before listStatus (issue 33 migration)', () => {
     } finally {
       await invoices.drop().catch(() => {});
     }
+  });
+
+  it("ops stuck's index on status gives way to the one on listStatus; the other indexes on status stay", async () => {
+    const invoices = db().collection(`mig_stuck_${randomUUID().replace(/-/g, '').slice(0, 10)}`);
+    try {
+      await invoices.createIndex({ status: 1, updatedAt: 1 });
+      await invoices.createIndex({ listStatus: 1, updatedAt: 1 });
+      await invoices.createIndex({ updatedAt: 1, status: 1 });
+      await invoices.createIndex({ numberScope: 1, status: 1, createdAt: -1, _id: -1 });
+      expect(await migrateStuckIndex(invoices)).to.deep.equal({ droppedIndexes: ['status_1_updatedAt_1'] });
+      expect((await invoices.listIndexes().toArray()).map((ix) => ix.name).sort()).to.deep.equal(['_id_', 'listStatus_1_updatedAt_1', 'numberScope_1_status_1_createdAt_-1__id_-1', 'updatedAt_1_status_1']);
+      expect(await migrateStuckIndex(invoices)).to.deep.equal({ droppedIndexes: [] });
+    } finally {
+      await invoices.drop().catch(() => {});
+    }
+    expect(await migrateStuckIndex(db().collection(`mig_none_${randomUUID().slice(0, 8)}`)), 'no collection yet').to.deep.equal({ droppedIndexes: [] });
   });
 
   it('a held invoice stored without listStatus is listed as held again after `einvoice ops migrate`', async () => {

@@ -9,6 +9,8 @@ import { describeWhenStatus, getInvoice, invoiceBody, postInvoice, waitForStatus
 import { newPartner } from '../helpers/partners';
 import { mutation, newTenant, tenantInvoice } from '../helpers/tenants';
 import { ensureWorker } from '../helpers/worker';
+import { stuckInvoices } from '../../src/services/invoice-ops';
+import { listStatusOf } from '../../src/domain/invoice-list-query';
 
 const jsonLines = (out: string) =>
   out
@@ -37,6 +39,37 @@ describe('einvoice ops stuck | find | reconcile', function () {
     expect(JSON.parse(older.stdout).map((s: any) => s.invoiceId)).to.not.include(body.invoiceId);
     await einvoice('ops', 'retry', body.invoiceId); // polls the ASP now: the invoice ends acknowledged
     await waitForStatus(p, body.invoiceId, 'acknowledged');
+  });
+
+  it('stuck lists what should be moving, oldest first: not held drafts, Tenant drafts, reserved-TRN deliveries or ended invoices', async () => {
+    // Rows from a day long gone, so this test's are the oldest in the shared store; each stored as the model stores it.
+    const at = (minute: number) => new Date(Date.UTC(2001, 0, 1, 0, minute));
+    const tag = randomUUID().slice(0, 8);
+    const rows: Array<[string, Record<string, unknown>, boolean]> = [
+      ['queued', { status: 'queued' }, true],
+      ['draft', { status: 'draft' }, true],
+      ['held', { status: 'draft', heldReason: 'missing_trn' }, false],
+      ['tenant-draft', { status: 'draft', tenantId: `t-${tag}`, partnerId: null }, false],
+      ['delivered', { status: 'delivered', aspSubmissionId: `sub-${tag}` }, true],
+      ['reserved', { status: 'delivered', aspSubmissionId: null }, false],
+      ['acknowledged', { status: 'acknowledged', aspSubmissionId: `sub2-${tag}` }, false],
+      ['rejected', { status: 'rejected' }, false],
+      ['blocked', { status: 'blocked_no_credit' }, true],
+      ['validated', { status: 'validated' }, true],
+    ];
+    const docs = rows.map(([name, fields], i) => {
+      const doc = { _id: `${name}-${tag}`, number: `STUCK-${tag}-${i}`, sellerTrn: '100000000000003', partnerId: `p-${tag}`, tenantId: null, heldReason: null, mode: 'test', updatedAt: at(i), createdAt: at(i), ...fields };
+      return { ...doc, listStatus: listStatusOf(doc as unknown as Parameters<typeof listStatusOf>[0]) };
+    });
+    await Invoice.collection.insertMany(docs as never[]);
+    try {
+      const listed = await stuckInvoices(60, { limit: 1000 }, new Date(Date.UTC(2001, 0, 2)));
+      const expected = rows.filter(([, , stuck]) => stuck).map(([name]) => `${name}-${tag}`);
+      expect(listed.map((s) => s.invoiceId)).to.deep.equal(expected);
+      expect(listed.map((s) => s.workflow.state)).to.deep.equal(expected.map(() => 'not_found'));
+    } finally {
+      await Invoice.collection.deleteMany({ _id: { $in: docs.map((d) => d._id) } } as never);
+    }
   });
 
   it("stuck's listing (visibility) agrees with a describe of each workflow: running, completed, terminated, continued as new, absent", async () => {
@@ -151,6 +184,7 @@ describe('einvoice ops stuck | find | reconcile', function () {
     Object.assign(copy, { status: 'queued', reason: null, run: 1, history: [{ status: 'queued', at: new Date(), reason: null, run: 1 }], aspSubmissionId: null, ackRef: null, documentUuid: null });
     delete copy.createdAt;
     delete copy.updatedAt;
+    delete copy.listStatus; // derived from the status at create, as the API stores it
     await Invoice.create(copy);
     const res = await einvoice('ops', 'reconcile', '--older-than', '0s', '--partner', p.partnerId);
     expect(res.code, res.stderr).to.equal(0);

@@ -5,6 +5,7 @@ import mongoose from 'mongoose';
 import { logger } from '../../logger';
 import { migrateListStatus } from './invoice-list-status';
 import { migrateOwnerFields } from './invoice-owner-fields';
+import { migrateStuckIndex } from './invoice-stuck-index';
 
 type Migration = { id: string; run: (db: mongoose.mongo.Db) => Promise<Record<string, unknown>> };
 
@@ -13,6 +14,8 @@ const MIGRATIONS: Migration[] = [
   { id: 'owner-fields', run: async (db) => ({ ...(await migrateOwnerFields(db.collection('invoices'), db.collection('webhook_deliveries'))) }) },
   // issue 33: invoices' listStatus, what the lists filter on (held drafts apart from the others).
   { id: 'list-status', run: async (db) => ({ ...(await migrateListStatus(db.collection('invoices'))) }) },
+  // issue 33: ops stuck's index on listStatus replaces the one on status.
+  { id: 'stuck-index', run: async (db) => ({ ...(await migrateStuckIndex(db.collection('invoices'))) }) },
 ];
 
 /** `einvoice ops migrate`: every migration again, recorded or not (each is idempotent); what each changed. */

@@ -75,8 +75,9 @@ const invoiceSchema = new Schema(
 invoiceSchema.index({ numberScope: 1, numberPeriod: 1, number: 1 }, { unique: true });
 // Lists: one owner's invoices newest first (owner.ts ownerFilter: the owner's number scope).
 invoiceSchema.index({ numberScope: 1, createdAt: -1, _id: -1 });
-// `einvoice ops stuck`: non-terminal invoices by age.
-invoiceSchema.index({ status: 1, updatedAt: 1 });
+// `einvoice ops stuck` and reconcile: non-terminal invoices by age (invoice-ops.ts nonTerminalFilter), held drafts
+// apart, so a walk reads only the invoices it lists.
+invoiceSchema.index({ listStatus: 1, updatedAt: 1 });
 // List filters the keyset order cannot narrow (`number=`, `from`/`to`): the matching invoices are found from these,
 // instead of walking the owner's invoices newest first until enough match. A from/to window also names each of its
 // days (listFilter), so the store walks this index newest first once per day and merges (MongoDB's SORT_MERGE,
