@@ -8,7 +8,7 @@ import { ProvisioningError } from './log';
 // The Go files added are in ./ferretdb-patch/; bump PATCH_LEVEL whenever anything here changes so cached
 // builds are rebuilt.
 
-export const PATCH_LEVEL = 'einvoice13';
+export const PATCH_LEVEL = 'einvoice14';
 
 interface Edit {
   file: string;
