@@ -242,7 +242,7 @@ export interface InvoiceWorkflowView {
   note?: string;
 }
 
-/** A default page of `ops stuck` (25) is described in one round: a round trip each, not four in series. */
+/** Temporal calls in flight at once: a page of 25 (describes, or status queries) in one round, not four in series. */
 const DESCRIBE_LANES = 25;
 
 export interface DescribeOptions {
@@ -305,6 +305,9 @@ export async function describeInvoiceWorkflows(invoiceIds: readonly string[], op
   return views;
 }
 
+/** A string literal of Temporal's visibility query language. */
+const quoteVisibility = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
 /** Workflow ids per visibility query (`WorkflowId IN (...)`). */
 const VISIBILITY_IDS_PER_QUERY = 100;
 
@@ -340,9 +343,6 @@ export async function listInvoiceWorkflows(invoiceIds: readonly string[], opts: 
   });
   return views;
 }
-
-/** A string literal of Temporal's visibility query language. */
-const quoteVisibility = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 const WORKFLOW_STATES: Record<string, InvoiceWorkflowState> = {
   RUNNING: 'running',
