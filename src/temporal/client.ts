@@ -1,6 +1,7 @@
 // Every workflow start, signal and query from outside a workflow goes through this module: the API, the CLI and
 // the worker (the simulated ASP's verdicts) share one client per process and one way to do each thing.
-import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type ConnectionLike } from '@temporalio/client';
+import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
 import type { SignalDefinition } from '@temporalio/common';
 import { config } from '../config';
 import {
@@ -25,14 +26,21 @@ import { ownerIds, storedOwnerOf, surfaceOf } from '../domain/owner';
 import { heldSummary, invoiceDetails, invoiceMemo, invoiceSummary, type InvoiceDisplay, type InvoiceDisplayFacts } from './invoice-display';
 
 let clientPromise: Promise<Client> | undefined;
-/** True when the client runs over a connection someone else owns (the worker's), which we must not close. */
+/** True when the client runs over the worker's connection, which we must not close and which can start eagerly. */
 let borrowed = false;
 
-/** The worker process's client (signals, schedules) rides on the worker's own connection: one per process. */
-export function useTemporalConnection(connection: ConnectionLike): void {
+/**
+ * The worker process's client (signals, schedules, webhook deliveries) rides on the worker's own connection: one
+ * per process. On that connection a workflow it starts on the worker's task queue can start eagerly: the server
+ * hands its first workflow task back in the start's reply, and this worker runs it, with no trip through matching.
+ */
+export function useTemporalConnection(connection: NativeConnection): void {
   clientPromise = Promise.resolve(new Client({ connection, namespace: config().temporalNamespace }));
   borrowed = true;
 }
+
+/** Eager start on the worker's connection only: the client refuses it on any other (the API's, the CLI's). */
+const eagerWhereLocal = (): { requestEagerStart?: true } => (borrowed ? { requestEagerStart: true } : {});
 
 /** The process-wide Temporal client (the API starts and signals workflows with it). */
 export function temporalClient(): Promise<Client> {
@@ -210,10 +218,14 @@ async function signalIfRunning(invoiceId: string, signal: SignalDefinition): Pro
 
 // ---- Webhook delivery workflows (id webhook-<deliveryId>) ----
 
-/** Starts the durable delivery of a row just created (replays from the API and the CLI). */
-export async function startWebhookDelivery(delivery: DeliveryToStart): Promise<void> {
+/**
+ * Starts the durable delivery of a row just created (announcements from the worker, replays from the API and the
+ * CLI). eagerlyStarted: this worker took its first workflow task from the start's reply.
+ */
+export async function startWebhookDelivery(delivery: DeliveryToStart): Promise<{ eagerlyStarted: boolean }> {
   const client = await temporalClient();
-  await client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, { taskQueue: config().temporalTaskQueue, ...webhookDeliveryStart(delivery) });
+  const started = await client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, { taskQueue: config().temporalTaskQueue, ...webhookDeliveryStart(delivery), ...eagerWhereLocal() });
+  return { eagerlyStarted: started.eagerlyStarted };
 }
 
 // ---- Credits ----

@@ -1,9 +1,12 @@
+import { NativeConnection } from '@temporalio/worker';
 import { expect } from 'chai';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { verifyWebhook } from '../../src';
 import { config } from '../../src/config';
 import { WebhookDelivery, type WebhookDeliveryDoc } from '../../src/db/models';
-import { temporalClient } from '../../src/temporal/client';
+import { closeTemporalClient, startWebhookDelivery, temporalClient, useTemporalConnection } from '../../src/temporal/client';
+import { createWorker } from '../../src/worker/create-worker';
+import { createDelivery } from '../../src/webhooks/deliveries';
 import { invoiceWorkflowId, webhookWorkflowId } from '../../src/temporal/contract';
 import { replayStatusWebhook } from '../../src/webhooks/start';
 import { ensureWorker, stopWorker } from '../helpers/worker';
@@ -80,6 +83,38 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
     const deliveryEvents = (await client.workflow.getHandle(webhookWorkflowId(row._id)).fetchHistory()).events ?? [];
     expect(deliveryEvents.filter((e) => e.activityTaskScheduledEventAttributes)).to.have.length(0);
     expect(deliveryEvents.filter((e) => e.markerRecordedEventAttributes)).to.have.length(4); // send and record, twice
+  });
+
+  it("on the worker's own connection (as src/worker.ts wires it) a delivery starts eagerly; on the API's, through matching", async () => {
+    const hook = await receiver(() => 200);
+    const partner = await newPartner({ webhookUrl: hook.url });
+    const invoiceId = await invoiceAt(partner, 'delivered');
+    const newRow = () => createDelivery({ deliveryId: randomUUID(), invoiceId, trigger: 'replay', retryScheduleMs: [] });
+    // The API's client (its own connection, no worker on it): the start does not ask, and the shared worker polls it.
+    const viaApi = await newRow();
+    expect(await startWebhookDelivery(viaApi)).to.deep.equal({ eagerlyStarted: false });
+    expect(await finished(viaApi.deliveryId)).to.include({ status: 'delivered', attempts: 1 });
+    // The worker process's client rides on its worker's NativeConnection: the first workflow task comes back in the
+    // start's reply and that worker runs it.
+    const cfg = config();
+    const connection = await NativeConnection.connect({ address: cfg.temporalAddress });
+    await closeTemporalClient();
+    useTemporalConnection(connection);
+    const worker = await createWorker({ address: cfg.temporalAddress, namespace: cfg.temporalNamespace, taskQueue: cfg.temporalTaskQueue, connection });
+    const running = worker.run();
+    try {
+      const eager = await newRow();
+      expect(await startWebhookDelivery(eager)).to.deep.equal({ eagerlyStarted: true });
+      expect(await finished(eager.deliveryId)).to.include({ status: 'delivered', attempts: 1 });
+      expect(hook.forDelivery(eager.deliveryId)).to.have.length(1);
+      const events = (await (await temporalClient()).workflow.getHandle(webhookWorkflowId(eager.deliveryId)).fetchHistory()).events ?? [];
+      expect(events.filter((e) => e.workflowTaskStartedEventAttributes)).to.have.length(1); // one task: the eager one
+    } finally {
+      worker.shutdown();
+      await running;
+      await closeTemporalClient(); // (the API's client comes back on the next call)
+      await connection.close();
+    }
   });
 
   it('500 then 200: delivered on the second attempt, the failed attempt recorded, each attempt signed at its own time', async () => {
