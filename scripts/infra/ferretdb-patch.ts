@@ -8,7 +8,7 @@ import { ProvisioningError } from './log';
 // The Go files added are in ./ferretdb-patch/; bump PATCH_LEVEL whenever anything here changes so cached
 // builds are rebuilt.
 
-export const PATCH_LEVEL = 'einvoice14';
+export const PATCH_LEVEL = 'einvoice15';
 
 interface Edit {
   file: string;
@@ -65,12 +65,16 @@ const EDITS: Edit[] = [
     text: '\twhere, args, err = einvoicePrepareWhere(ctx, p, c.dbName, meta, &placeholder, params)\n',
     replace: true,
   },
+  // Every createIndexes (mongoose's at each start) creates the missing companions of the collection's indexes: the
+  // handler drops a request for an index that already exists before it gets here, so a database whose indexes
+  // predate their companions (made by an earlier build) gets them on its next start.
   {
     file: 'internal/backends/postgresql/metadata/registry.go',
-    anchor: '\t\tif coll, ok := allIndexes[index.Name]; ok && coll == collectionName {\n',
+    anchor: '\tcreated := make([]string, 0, len(indexes))\n',
     text:
-      '\t\t\tif i := slices.IndexFunc(c.Indexes, func(i IndexInfo) bool { return i.Name == index.Name }); i >= 0 {\n' +
-      '\t\t\t\tif err = einvoiceCreateCompanion(ctx, p, dbName, c.TableName, c.Indexes[i]); err != nil {\n\t\t\t\t\treturn lazyerrors.Error(err)\n\t\t\t\t}\n\t\t\t}\n\n',
+      '\tfor _, existing := range c.Indexes {\n' +
+      '\t\tif err = einvoiceCreateCompanion(ctx, p, dbName, c.TableName, existing); err != nil {\n\t\t\treturn lazyerrors.Error(err)\n\t\t}\n\t}\n\n',
+    before: true,
   },
   {
     file: 'internal/backends/postgresql/metadata/registry.go',
