@@ -104,11 +104,10 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
     const running = worker.run();
     try {
       const eager = await newRow();
+      // (eagerlyStarted is the server's reply carrying the first workflow task; the history looks the same either way)
       expect(await startWebhookDelivery(eager)).to.deep.equal({ eagerlyStarted: true });
       expect(await finished(eager.deliveryId)).to.include({ status: 'delivered', attempts: 1 });
       expect(hook.forDelivery(eager.deliveryId)).to.have.length(1);
-      const events = (await (await temporalClient()).workflow.getHandle(webhookWorkflowId(eager.deliveryId)).fetchHistory()).events ?? [];
-      expect(events.filter((e) => e.workflowTaskStartedEventAttributes)).to.have.length(1); // one task: the eager one
     } finally {
       worker.shutdown();
       await running;
