@@ -1,9 +1,8 @@
 // Everything a workflow does to the world. createActivities binds the activities to their dependencies (the ASP
 // of each mode), as temporalio/samples-typescript's dependency-injection sample does; the worker's entry
 // (src/worker/) registers the result and workflows import only the type.
-import { advanceInvoiceStatus } from '../src/services/invoice-status-writer';
 import { withTemporalFailures } from './failures';
-import { aspSteps, beginInvoiceRun, prepareInvoiceDocument, reserveDeliveryCredit, validateInvoiceDocument, type PipelineDeps } from './invoice-pipeline';
+import { advanceInvoiceStatus, aspSteps, beginInvoiceRun, prepareInvoiceDocument, reserveDeliveryCredit, validateInvoiceDocument, type PipelineDeps } from './invoice-pipeline';
 import { observed } from './observability';
 import { purgeExpired, verifyEvidenceChainsStep } from './purge-activities';
 import { recordWebhookAttempt, sendWebhookAttempt, startStatusWebhook } from './webhook-activities';

@@ -7,11 +7,11 @@ import type { InvoiceStatus } from '../src/domain/invoice-status';
 import { type InvoiceCreateBody, renderInvoice, validatePintAeNative, runOfficialSchematron } from '@einvoice/pint-ae';
 import { unavailableAsp, type AspClient } from '../src/provider/asp';
 import { forgetRendered, recallRendered, rememberRendered } from './rendered-documents';
-import { openHandOver, recordAnswer, recordHandOver, recordRefusedSignal, submissionEvidence } from '../src/services/asp-evidence';
+import { ackRefFromEvidence, openHandOver, recordAnswer, recordHandOver, recordRefusedSignal, submissionEvidence } from '../src/services/asp-evidence';
 import type { Mls } from '../src/provider/asp-api';
 import { verdictOfEvidence } from '../src/provider/asp-verdicts';
 import { spendForDelivery } from '../src/services/credits';
-import { advanceInvoiceStatus, moveInvoiceStatus, statusChangeError, tryMove, tryMoveThrough } from '../src/services/invoice-status-writer';
+import { advanceInvoiceStatus as writeStatus, moveInvoiceStatus, statusChangeError, tryMove, tryMoveThrough, type StatusChange, type StatusChangeResult } from '../src/services/invoice-status-writer';
 import type { AspVerdict } from '../src/temporal/contract';
 
 // The steps of invoiceWorkflow that touch the world. Each is safe to retry: it re-reads the persisted status and
@@ -28,13 +28,23 @@ export interface RunStart {
   aspSubmissionId: string | null;
 }
 
+/**
+ * The status writer, as the workflow calls it. The acknowledged transition carries the verdict's ackRef in its
+ * update; when the verdict had none, the evidence is read after the write (services/asp-evidence.ts showAckRef).
+ */
+export async function advanceInvoiceStatus(change: StatusChange): Promise<StatusChangeResult> {
+  const moved = await writeStatus(change);
+  if (change.to === 'acknowledged' && !change.ackRef && moved.status === 'acknowledged') await ackRefFromEvidence(change.invoiceId, moved.run);
+  return moved;
+}
+
 /** Where a run starts: a draft (its automatic start failed earlier) becomes queued; any other status resumes as is. */
 export async function beginInvoiceRun({ invoiceId }: { invoiceId: string }): Promise<RunStart> {
   const inv = await Invoice.findById(invoiceId, { status: 1, run: 1, heldReason: 1, aspSubmissionId: 1 }).lean();
   if (!inv) return { status: null, run: 0, aspSubmissionId: null };
   if (inv.heldReason) throw new ServiceError(409, 'invoice_held', 'Conflict', `invoice ${invoiceId} is held by the pre-submit check and never enters the pipeline`);
   if (inv.status === 'draft') {
-    const moved = await advanceInvoiceStatus({ invoiceId, to: 'queued' });
+    const moved = await writeStatus({ invoiceId, to: 'queued' });
     return { status: moved.status, run: moved.run, aspSubmissionId: null };
   }
   return { status: inv.status as InvoiceStatus, run: inv.run ?? 1, aspSubmissionId: inv.aspSubmissionId ?? null };

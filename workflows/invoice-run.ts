@@ -83,10 +83,13 @@ export function waitFor(r: InvoiceRun, fn: () => boolean, timeoutMs: number): Pr
   return waitAtMost(r, fn, timeoutMs);
 }
 
-/** One status change through the writer, naming the status and run it expects (a miss falls back to a read). */
-export async function advance(r: InvoiceRun, to: InvoiceStatus, reason: string | null = null): Promise<void> {
+/**
+ * One status change through the writer, naming the status and run it expects (a miss falls back to a read);
+ * `ackRef`: acknowledged's reference, written in the same update.
+ */
+export async function advance(r: InvoiceRun, to: InvoiceStatus, reason: string | null = null, ackRef?: string | null): Promise<void> {
   const expected = r.current !== 'unknown' ? { expected: { status: r.current, run: r.run } } : {};
-  const moved = (await advanceInvoiceStatus({ invoiceId: r.invoiceId, to, reason, ...expected })).status;
+  const moved = (await advanceInvoiceStatus({ invoiceId: r.invoiceId, to, reason, ...expected, ...(ackRef ? { ackRef } : {}) })).status;
   r.why = moved === to ? reason : null;
   show(r, moved);
 }

@@ -137,7 +137,7 @@ async function settleWithAsp(r: InvoiceRun): Promise<InvoiceWorkflowResult | nul
     await reject(r, verdict.reason ?? 'rejected by the authority');
     return null;
   }
-  await advance(r, 'acknowledged'); // Partner API: acknowledged collapses into delivered, no second webhook
+  await advance(r, 'acknowledged', null, verdict.ackRef); // Partner API: acknowledged collapses into delivered, no second webhook
   if (r.surface === 'tenant') await announceStatus({ invoiceId: r.invoiceId, status: 'acknowledged', reason: null }); // SPEC 6.2
   publish(r);
   return 'acknowledged';

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { AspSubmission, AspSubmissionDocument, Invoice, type AspSubmissionDoc } from '../db/models';
 import type { Submission } from '../provider/asp-api';
+import { verdictOfEvidence } from '../provider/asp-verdicts';
 import { chainAnswers, chainFreshAnswers, chainHandOver, type InvoiceFacts } from '../records/evidence-chain';
 
 export interface HandedOver {
@@ -114,11 +115,30 @@ export async function recordAnswer(sub: Submission, source: 'submit' | 'poll' | 
   const $set: Record<string, unknown> = { mls: sub.mls, ackRef, submissionId: sub.submissionId };
   for (const [status, at] of fresh) $set[`statusAt.${status}`] = at;
   await AspSubmission.updateOne({ _id: record._id }, { $set, $push: { answers: { at: new Date(), source, body: sub } } });
-  // The acknowledgement reference is shown with the invoice itself too.
-  if (sub.ackRef && !record.ackRef) await Invoice.updateOne({ _id: record.invoiceId }, { $set: { ackRef: sub.ackRef } });
+  if (sub.ackRef && !record.ackRef) {
+    const settled = verdictOfEvidence({ submissionId: sub.submissionId, statusAt: { ...known, ...times }, mls: sub.mls, ackRef: sub.ackRef });
+    await showAckRef(record.invoiceId, sub.ackRef, settled.status === 'acknowledged');
+  }
   const ackRefChanged = ackRef !== (record.ackRef ?? null);
   await chainFreshAnswers({ invoiceId: record.invoiceId, run: record.run, source, fresh: Object.fromEntries(fresh), ackRef, ackRefChanged, submissionId: sub.submissionId });
   return { invoiceId: record.invoiceId, run: record.run, changed: true };
+}
+
+/**
+ * The acknowledgement reference is shown with the invoice itself too. When the answer settles the hand-over as
+ * acknowledged, the workflow's acknowledged transition writes it in the same update (one write of the invoice
+ * fewer), so here it is written only to an invoice that has left delivered already. The order closes the race:
+ * this runs after the evidence write, and an acknowledged transition whose verdict had no reference reads the
+ * evidence after its own write (ackRefFromEvidence).
+ */
+async function showAckRef(invoiceId: string, ackRef: string, acknowledges: boolean): Promise<void> {
+  await Invoice.updateOne(acknowledges ? { _id: invoiceId, status: { $ne: 'delivered' } } : { _id: invoiceId }, { $set: { ackRef } });
+}
+
+/** After an acknowledged transition whose verdict named no reference: the evidence's, if it holds one by now. */
+export async function ackRefFromEvidence(invoiceId: string, run: number): Promise<void> {
+  const ackRef = (await AspSubmission.findById(documentIdOf(invoiceId, run), { ackRef: 1 }).lean<AspSubmissionDoc>())?.ackRef;
+  if (ackRef) await Invoice.updateOne({ _id: invoiceId, ackRef: null }, { $set: { ackRef } });
 }
 
 /** A submission's evidence record as the verdict check reads it (null: no such hand-over). */

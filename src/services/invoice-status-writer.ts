@@ -40,6 +40,8 @@ export interface StatusChange {
   reason?: string | null;
   /** The status (and run) the caller believes is stored: tried first without a read; on a miss, read as usual. */
   expected?: { status: InvoiceStatus; run: number };
+  /** acknowledged: the authority's reference, written in the same update (services/asp-evidence.ts recordAnswer). */
+  ackRef?: string | null;
 }
 
 export interface StatusChangeResult {
@@ -52,14 +54,15 @@ export interface StatusChangeResult {
 type Current = { status: InvoiceStatus; run?: number | null };
 
 /** Persists one transition from whatever status is stored, provided the table allows it. */
-export async function advanceInvoiceStatus({ invoiceId, to, reason = null, expected }: StatusChange): Promise<StatusChangeResult> {
+export async function advanceInvoiceStatus({ invoiceId, to, reason = null, expected, ackRef }: StatusChange): Promise<StatusChangeResult> {
+  const set = ackRef ? { ackRef } : {};
   if (expected && expected.status !== to && canTransition(expected.status, to)) {
-    const moved = await tryMove(invoiceId, expected, to, reason, {}, { run: expected.run });
+    const moved = await tryMove(invoiceId, expected, to, reason, set, { run: expected.run });
     if (moved) return moved;
   }
   const current = await Invoice.findById(invoiceId, { status: 1, run: 1 }).lean();
   if (!current) throw statusChangeError('invoice_not_found', `invoice ${invoiceId} not found`);
-  return moveInvoiceStatus(invoiceId, { status: current.status as InvoiceStatus, run: current.run }, to, reason);
+  return moveInvoiceStatus(invoiceId, { status: current.status as InvoiceStatus, run: current.run }, to, reason, set);
 }
 
 /**

@@ -1,8 +1,11 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { AspSubmission, AspSubmissionDocument } from '../../src/db/models';
+import { AspSubmission, AspSubmissionDocument, Invoice } from '../../src/db/models';
 import { openHandOver, recordAnswer, recordHandOver } from '../../src/services/asp-evidence';
 import type { Submission } from '../../src/provider/asp-api';
+import { advanceInvoiceStatus } from '../../activities/invoice-pipeline';
+import { newPartner } from '../helpers/partners';
+import { invoiceAt } from '../helpers/webhook-receiver';
 
 // The ASP may call back before its answer to our submit reaches us (the simulator does within 50 ms). The record is
 // opened before the document leaves, so the early callback is recorded, not refused as an unknown submission.
@@ -29,5 +32,49 @@ describe('ASP evidence: a callback that overtakes the submit answer', () => {
     expect(Object.keys(stored!.statusAt as object)).to.have.members(['UPLOADED', 'REPORTED']);
     expect(await recordAnswer(answer(documentId, 'sub-other', 'REPORTED'), 'callback')).to.equal(null);
     expect(await recordAnswer(answer(`${randomUUID()}-1`, 'sub-2', 'REPORTED'), 'callback')).to.equal(null);
+  });
+});
+
+// The acknowledgement reference is shown with the invoice. An answer that settles a delivered invoice as
+// acknowledged leaves it to the workflow's acknowledged transition (one invoice write instead of two); that
+// transition, when its verdict named no reference, reads the evidence after its write, so a reference recorded
+// while it was under way is not lost.
+describe('ASP evidence: the ackRef reaches the invoice', () => {
+  const reported = (documentId: string, submissionId: string, ackRef: string | null, at = '2026-11-23T06:00:01.000Z'): Submission => ({
+    submissionId, documentId, status: 'REPORTED', mls: null, ackRef,
+    history: [{ status: 'UPLOADED', at: '2026-11-23T06:00:00.000Z' }, { status: 'REPORTED', at }],
+  });
+  async function deliveredWithHandOver(): Promise<{ invoiceId: string; documentId: string }> {
+    const invoiceId = await invoiceAt(await newPartner(), 'delivered');
+    await openHandOver({ invoiceId, run: 1, xml: '<Invoice/>', documentUuid: randomUUID() });
+    return { invoiceId, documentId: `${invoiceId}-1` };
+  }
+  const ackRefOf = async (invoiceId: string) => (await Invoice.findById(invoiceId, { ackRef: 1 }).lean())?.ackRef ?? null;
+
+  it('an acknowledging answer on a delivered invoice: written by the acknowledged transition, with the verdict', async () => {
+    const { invoiceId, documentId } = await deliveredWithHandOver();
+    await recordAnswer(reported(documentId, 'sub-a', 'FTA-A0001'), 'callback');
+    expect(await ackRefOf(invoiceId)).to.equal(null); // still delivered: the transition carries it
+    expect((await AspSubmission.findById(documentId).lean())?.ackRef).to.equal('FTA-A0001');
+    await advanceInvoiceStatus({ invoiceId, to: 'acknowledged', expected: { status: 'delivered', run: 1 }, ackRef: 'FTA-A0001' });
+    expect(await Invoice.findById(invoiceId, { status: 1, ackRef: 1 }).lean()).to.include({ status: 'acknowledged', ackRef: 'FTA-A0001' });
+  });
+
+  it('a verdict without a reference: the transition takes the one the evidence holds by then', async () => {
+    const { invoiceId, documentId } = await deliveredWithHandOver();
+    await recordAnswer(reported(documentId, 'sub-b', null), 'poll'); // the verdict the workflow acts on: no reference yet
+    await recordAnswer(reported(documentId, 'sub-b', 'FTA-B0001'), 'callback'); // arrives while the transition is under way
+    expect(await ackRefOf(invoiceId)).to.equal(null);
+    await advanceInvoiceStatus({ invoiceId, to: 'acknowledged', expected: { status: 'delivered', run: 1 } });
+    expect(await ackRefOf(invoiceId)).to.equal('FTA-B0001');
+  });
+
+  it('a reference that comes after the invoice is acknowledged is written by the answer itself', async () => {
+    const { invoiceId, documentId } = await deliveredWithHandOver();
+    await recordAnswer(reported(documentId, 'sub-c', null), 'poll');
+    await advanceInvoiceStatus({ invoiceId, to: 'acknowledged', expected: { status: 'delivered', run: 1 } });
+    expect(await ackRefOf(invoiceId)).to.equal(null);
+    await recordAnswer(reported(documentId, 'sub-c', 'FTA-C0001'), 'callback');
+    expect(await ackRefOf(invoiceId)).to.equal('FTA-C0001');
   });
 });
