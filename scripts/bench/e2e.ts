@@ -309,7 +309,8 @@ async function main(): Promise<void> {
     const pgUrl = postgresUrlOf(infra.mongo.pid);
     const [port, receiverPort, receiverStatsPort, floorPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const taskQueue = `bench-e2e-${randomUUID().slice(0, 8)}`;
-    const childEnv = { ...env, MONGODB_URI: infra.mongo.uri, TEMPORAL_ADDRESS: infra.temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, PORT: String(port), LOG_LEVEL: 'warn' };
+    // The API and the worker log at info, as `npm start` runs them (into the log folder, not this output).
+    const childEnv = { ...env, MONGODB_URI: infra.mongo.uri, TEMPORAL_ADDRESS: infra.temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, PORT: String(port), LOG_LEVEL: 'info' };
     base = `http://127.0.0.1:${port}`;
     receiverStats = `http://127.0.0.1:${receiverStatsPort}/`;
     const floorBase = `http://127.0.0.1:${floorPort}`;
