@@ -89,7 +89,7 @@ export function waitFor(r: InvoiceRun, fn: () => boolean, timeoutMs: number): Pr
  */
 export async function advance(r: InvoiceRun, to: InvoiceStatus, reason: string | null = null, ackRef?: string | null): Promise<void> {
   const expected = r.current !== 'unknown' ? { expected: { status: r.current, run: r.run } } : {};
-  const moved = (await advanceInvoiceStatus({ invoiceId: r.invoiceId, to, reason, ...expected, ...(ackRef ? { ackRef } : {}) })).status;
+  const moved = (await advanceInvoiceStatus({ invoiceId: r.invoiceId, to, reason, ...expected, ackRef })).status;
   r.why = moved === to ? reason : null;
   show(r, moved);
 }
