@@ -112,7 +112,9 @@ export async function recordAnswer(sub: Submission, source: 'submit' | 'poll' | 
     return { invoiceId: record.invoiceId, run: record.run, changed: false };
   }
   const ackRef = sub.ackRef ?? record.ackRef ?? null;
-  const $set: Record<string, unknown> = { mls: sub.mls, ackRef, submissionId: sub.submissionId };
+  // The reference and the MLS only when this answer carries them: two answers recorded at once (a poll and a
+  // callback) both read the record first, and the one without would write back the stale null over the other's.
+  const $set: Record<string, unknown> = { submissionId: sub.submissionId, ...(sub.mls && { mls: sub.mls }), ...(sub.ackRef && { ackRef: sub.ackRef }) };
   for (const [status, at] of fresh) $set[`statusAt.${status}`] = at;
   await AspSubmission.updateOne({ _id: record._id }, { $set, $push: { answers: { at: new Date(), source, body: sub } } });
   if (sub.ackRef && !record.ackRef) {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { AspSubmission, AspSubmissionDocument, Invoice } from '../../src/db/models';
-import { openHandOver, recordAnswer, recordHandOver } from '../../src/services/asp-evidence';
+import { answeredRecord, openHandOver, recordAnswer, recordHandOver } from '../../src/services/asp-evidence';
 import type { Submission } from '../../src/provider/asp-api';
 import { advanceInvoiceStatus } from '../../activities/invoice-pipeline';
 import { newPartner } from '../helpers/partners';
@@ -67,6 +67,17 @@ describe('ASP evidence: the ackRef reaches the invoice', () => {
     expect(await ackRefOf(invoiceId)).to.equal(null);
     await advanceInvoiceStatus({ invoiceId, to: 'acknowledged', expected: { status: 'delivered', run: 1 } });
     expect(await ackRefOf(invoiceId)).to.equal('FTA-B0001');
+  });
+
+  it('two answers recorded at once (each read the record first): the one without a reference does not erase the other\'s', async () => {
+    const { invoiceId, documentId } = await deliveredWithHandOver();
+    const stale = (await answeredRecord(reported(documentId, 'sub-d', null)))!; // both answers read this, before either writes
+    const polled: Submission = { ...reported(documentId, 'sub-d', null), status: 'DELIVERED', history: [{ status: 'DELIVERED', at: '2026-11-23T06:00:00.500Z' }] };
+    await recordAnswer(reported(documentId, 'sub-d', 'FTA-D0001'), 'callback', stale);
+    await recordAnswer(polled, 'poll', stale);
+    expect((await AspSubmission.findById(documentId).lean())?.ackRef).to.equal('FTA-D0001');
+    await advanceInvoiceStatus({ invoiceId, to: 'acknowledged', expected: { status: 'delivered', run: 1 } }); // a verdict read before the callback
+    expect(await ackRefOf(invoiceId)).to.equal('FTA-D0001');
   });
 
   it('a reference that comes after the invoice is acknowledged is written by the answer itself', async () => {
