@@ -251,6 +251,26 @@ export function describeStoreContract(title: string, uri: () => string | undefin
         ]);
         expect((await coll.find({}).sort({ _id: 1 }).toArray()).map((d) => d._id)).to.deep.equal(['m0', 'm3', 'stored']);
       });
+
+      // The evidence chain's batched append (src/records/chain-append.ts) relies on this: what precedes the
+      // refused document is stored, nothing after it is, and the refusal names its index.
+      it('insertMany ordered:true stops at the first duplicate of a unique key: the documents before it are stored, none after it', async () => {
+        await coll.createIndex({ k: 1 }, { unique: true });
+        await coll.insertOne({ _id: 'stored', k: 'taken' });
+        const docs = [
+          { _id: 'o0', k: 'a' },
+          { _id: 'o1', k: 'b' },
+          { _id: 'o2', k: 'taken' },
+          { _id: 'o3', k: 'c' },
+          { _id: 'o4', k: 'a' },
+        ];
+        const err = await coll.insertMany(docs, { ordered: true }).then(
+          () => null,
+          (e: { writeErrors?: { index: number; code: number }[] }) => e,
+        );
+        expect(err?.writeErrors?.map((w) => [w.index, w.code])).to.deep.equal([[2, 11000]]);
+        expect((await coll.find({}).sort({ _id: 1 }).toArray()).map((d) => d._id)).to.deep.equal(['o0', 'o1', 'stored']);
+      });
     });
 
     describe('unique indexes and upserts under concurrency', () => {
