@@ -13,14 +13,29 @@ export const ACK_REF_STATUS = 'ACK_REF';
 /** What every entry of an invoice names: its seller's chain and its number. */
 export interface InvoiceFacts { sellerTrn: string; number: string }
 
+/**
+ * The facts of invoices this process handed over lately. A handed-over invoice's seller and number never change
+ * and it cannot be deleted until its retention ends, so the answers that follow (the simulated ASP's, a poll's)
+ * chain without reading the invoice again. Bounded; forgotten at a deletion.
+ */
+const handedOver = new Map<string, InvoiceFacts>();
+const MAX_REMEMBERED = 10_000;
+
+function rememberFacts(invoiceId: string, facts: InvoiceFacts): void {
+  handedOver.delete(invoiceId);
+  handedOver.set(invoiceId, { sellerTrn: facts.sellerTrn, number: facts.number });
+  if (handedOver.size > MAX_REMEMBERED) handedOver.delete(handedOver.keys().next().value as string);
+}
+
 async function invoiceFacts(invoiceId: string): Promise<InvoiceFacts | null> {
-  return Invoice.findById(invoiceId, { sellerTrn: 1, number: 1 }).lean<InvoiceFacts>();
+  return handedOver.get(invoiceId) ?? Invoice.findById(invoiceId, { sellerTrn: 1, number: 1 }).lean<InvoiceFacts>();
 }
 
 /** The hand-over of run `run`: the hash of the exact XML sent. (`seller`: the caller read the invoice already.) */
 export async function chainHandOver(h: { invoiceId: string; run: number; xml: string; documentUuid: string; seller?: InvoiceFacts }): Promise<void> {
   const inv = h.seller ?? (await invoiceFacts(h.invoiceId));
   if (!inv) return; // deleted meanwhile: a hand-over never happens to a deleted invoice (its workflow stops)
+  rememberFacts(h.invoiceId, inv);
   await appendChainEntry(
     {
       trn: inv.sellerTrn, kind: 'handover', invoiceId: h.invoiceId, number: inv.number, at: new Date().toISOString(),
@@ -95,6 +110,7 @@ export async function chainFreshAnswers(a: FreshAnswers): Promise<void> {
 
 /** A deletion (DELETE of a never-handed-over invoice, or a purge after retention), written before the removal. */
 export async function chainDeletion(d: { trn: string; invoiceId: string; number: string; by: string; bodySha256: string; status: string; reason?: string }): Promise<ChainEntry> {
+  handedOver.delete(d.invoiceId);
   return appendChainEntry(
     {
       trn: d.trn, kind: 'deletion', invoiceId: d.invoiceId, number: d.number, at: new Date().toISOString(),

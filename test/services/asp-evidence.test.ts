@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import mongoose from 'mongoose';
+import { EvidenceChainEntry } from '../../src/db/models/evidence-chain-entry';
 import { AspSubmission, AspSubmissionDocument, Invoice } from '../../src/db/models';
 import { answeredRecord, openHandOver, recordAnswer, recordHandOver } from '../../src/services/asp-evidence';
 import type { Submission } from '../../src/provider/asp-api';
@@ -87,5 +89,32 @@ describe('ASP evidence: the ackRef reaches the invoice', () => {
     expect(await ackRefOf(invoiceId)).to.equal(null);
     await recordAnswer(reported(documentId, 'sub-c', 'FTA-C0001'), 'callback');
     expect(await ackRefOf(invoiceId)).to.equal('FTA-C0001');
+  });
+});
+
+// The seller and number of a handed-over invoice cannot change: the answers that follow in the same process chain
+// them without reading the invoice again.
+describe('ASP evidence: answers after a hand-over in this process', () => {
+  it('chain the invoice\'s seller and number without reading the invoice', async () => {
+    const invoiceId = await invoiceAt(await newPartner(), 'validated');
+    const facts = (await Invoice.findById(invoiceId, { sellerTrn: 1, number: 1 }).lean())!;
+    const seller = { sellerTrn: facts.sellerTrn, number: facts.number };
+    await openHandOver({ invoiceId, run: 1, xml: '<Invoice/>', documentUuid: randomUUID() });
+    await recordHandOver({ invoiceId, run: 1, xml: '<Invoice/>', documentUuid: randomUUID(), submissionId: 'sub-m', seller });
+    const invoiceReads: string[] = [];
+    mongoose.set('debug', (collection: string, method: string) => void (collection === 'invoices' && method.startsWith('find') && invoiceReads.push(method)));
+    try {
+      const reported: Submission = { submissionId: 'sub-m', documentId: `${invoiceId}-1`, status: 'REPORTED', mls: { code: 'AP' }, ackRef: 'TEST-M', history: [{ status: 'REPORTED', at: new Date().toISOString() }] };
+      expect(await recordAnswer(reported, 'simulated')).to.deep.equal({ invoiceId, run: 1, changed: true });
+    } finally {
+      mongoose.set('debug', false);
+    }
+    expect(invoiceReads).to.deep.equal([]);
+    const chained = await EvidenceChainEntry.find({ invoiceId }).sort({ seq: 1 }).lean();
+    expect(chained.map((e) => [e.kind, (e.data as { status?: string }).status ?? null, e.trn, e.number])).to.deep.equal([
+      ['handover', null, facts.sellerTrn, facts.number],
+      ['asp_answer', 'UPLOADED', facts.sellerTrn, facts.number],
+      ['asp_answer', 'REPORTED', facts.sellerTrn, facts.number],
+    ]);
   });
 });
