@@ -1,3 +1,5 @@
+import { recentMap } from '../src/domain/recent-map';
+
 // The XML a transform step just rendered, kept in this worker process for the validate and deliver steps that
 // follow it (local activities: the same process, moments later), which would otherwise each read the pipeline's
 // largest document back from the store. Keyed by invoice and document UUID: the same invoice body rendered with
@@ -5,14 +7,11 @@
 // Any miss (another worker, an evicted entry, a restart) reads the store as before.
 const MAX_ENTRIES = 1000; // ~15 MB at the size of a typical invoice's XML
 
-const documents = new Map<string, string>();
+const documents = recentMap<string, string>(MAX_ENTRIES); // the oldest evicted first
 const keyOf = (invoiceId: string, documentUuid: string) => `${invoiceId}\u0000${documentUuid}`;
 
 export function rememberRendered(invoiceId: string, documentUuid: string, xml: string): void {
-  const key = keyOf(invoiceId, documentUuid);
-  documents.delete(key); // re-inserted last: the Map's order is the eviction order
-  documents.set(key, xml);
-  if (documents.size > MAX_ENTRIES) documents.delete(documents.keys().next().value!);
+  documents.set(keyOf(invoiceId, documentUuid), xml);
 }
 
 export function recallRendered(invoiceId: string, documentUuid: string | null | undefined): string | null {

@@ -4,6 +4,7 @@
 // The head this process last wrote is remembered, so an append is one insert: the indexes, not a read before
 // it, catch a stale head (another process appended) or a fact chained already. Entries are never removed.
 import { EvidenceChainEntry } from '../db/models/evidence-chain-entry';
+import { recentMap } from '../domain/recent-map';
 import { nextChainEntry, type ChainEntry, type ChainEntryBody } from './chain-hash';
 
 export type ChainFact = Omit<ChainEntryBody, 'seq' | 'prevHash'>;
@@ -20,13 +21,7 @@ const MAX_BATCH = 100;
 const MAX_HEADS = 10_000;
 
 type Head = { seq: number; hash: string } | null;
-const heads = new Map<string, Head>();
-
-function remember(trn: string, head: Head): void {
-  heads.delete(trn);
-  heads.set(trn, head);
-  if (heads.size > MAX_HEADS) heads.delete(heads.keys().next().value as string);
-}
+const heads = recentMap<string, Head>(MAX_HEADS);
 
 interface Pending {
   fact: ChainFact;
@@ -78,7 +73,7 @@ async function appendInOrder(trn: string, facts: Pending[]): Promise<void> {
     rest.slice(0, stored).forEach((p, i) => p.resolve(entries[i]));
     if (!refusal) {
       const last = entries[entries.length - 1];
-      return remember(trn, { seq: last.seq, hash: last.hash });
+      return heads.set(trn, { seq: last.seq, hash: last.hash });
     }
     heads.delete(trn);
     if (refusal.writeErrors?.[0]?.code !== 11000) throw refusal;

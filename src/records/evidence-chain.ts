@@ -4,6 +4,7 @@
 // a repeated answer re-chains whatever a crash left unchained.
 import { AspSubmission, Invoice, type AspSubmissionDoc } from '../db/models';
 import { EvidenceChainEntry } from '../db/models/evidence-chain-entry';
+import { recentMap } from '../domain/recent-map';
 import { appendChainEntry, chainKey } from './chain-append';
 import { sha256Hex, type ChainEntry } from './chain-hash';
 
@@ -18,14 +19,7 @@ export interface InvoiceFacts { sellerTrn: string; number: string }
  * and it cannot be deleted until its retention ends, so the answers that follow (the simulated ASP's, a poll's)
  * chain without reading the invoice again. Bounded; forgotten at a deletion.
  */
-const handedOver = new Map<string, InvoiceFacts>();
-const MAX_REMEMBERED = 10_000;
-
-function rememberFacts(invoiceId: string, facts: InvoiceFacts): void {
-  handedOver.delete(invoiceId);
-  handedOver.set(invoiceId, { sellerTrn: facts.sellerTrn, number: facts.number });
-  if (handedOver.size > MAX_REMEMBERED) handedOver.delete(handedOver.keys().next().value as string);
-}
+const handedOver = recentMap<string, InvoiceFacts>(10_000);
 
 async function invoiceFacts(invoiceId: string): Promise<InvoiceFacts | null> {
   return handedOver.get(invoiceId) ?? Invoice.findById(invoiceId, { sellerTrn: 1, number: 1 }).lean<InvoiceFacts>();
@@ -35,7 +29,7 @@ async function invoiceFacts(invoiceId: string): Promise<InvoiceFacts | null> {
 export async function chainHandOver(h: { invoiceId: string; run: number; xml: string; documentUuid: string; seller?: InvoiceFacts }): Promise<void> {
   const inv = h.seller ?? (await invoiceFacts(h.invoiceId));
   if (!inv) return; // deleted meanwhile: a hand-over never happens to a deleted invoice (its workflow stops)
-  rememberFacts(h.invoiceId, inv);
+  handedOver.set(h.invoiceId, { sellerTrn: inv.sellerTrn, number: inv.number });
   await appendChainEntry(
     {
       trn: inv.sellerTrn, kind: 'handover', invoiceId: h.invoiceId, number: inv.number, at: new Date().toISOString(),
