@@ -12,6 +12,6 @@ export async function purgeExpired(): Promise<PurgeCounts> {
 /** Verifies the evidence chains (src/records/scheduled-verify.ts); breaks are logged and counted there. Read-only. */
 export async function verifyEvidenceChainsStep(): Promise<{ chains: number; entriesVerified: number; fullPasses: number; breaks: number }> {
   const summary: ChainCheckSummary = await verifyEvidenceChains();
-  log.info('verified evidence chains', { chains: summary.chains, entriesVerified: summary.entriesVerified, breaks: summary.breaks.length });
+  log.info('verified evidence chains', { chains: summary.chains, entriesVerified: summary.entriesVerified, fullPasses: summary.fullPasses, unfinished: summary.unfinished, breaks: summary.breaks.length });
   return { chains: summary.chains, entriesVerified: summary.entriesVerified, fullPasses: summary.fullPasses, breaks: summary.breaks.length };
 }

@@ -8,7 +8,8 @@ import { canonicalJson, chainEntryHash, GENESIS_HASH, sha256Hex, type ChainEntry
 import { ACK_REF_STATUS } from './evidence-chain';
 
 export type ChainBreak = { trn: string; ok: false; seq: number; kind: string | null; invoiceId: string | null; number: string | null; reason: string; entries: number };
-export type ChainReport = { trn: string; ok: true; entries: number; head: { seq: number; hash: string } | null } | ChainBreak;
+/** `unfinished`: the walk stopped at its deadline; `head` is the last entry verified, where the next walk starts. */
+export type ChainReport = { trn: string; ok: true; entries: number; head: { seq: number; hash: string } | null; unfinished?: true } | ChainBreak;
 
 export interface VerifyOptions {
   /** Start after this verified head (the scheduled check between full passes); default: the whole chain. */
@@ -16,6 +17,8 @@ export interface VerifyOptions {
   /** Statuses written this recently may not be chained yet (the append follows the write): not yet a break. */
   graceMs?: number;
   now?: Date;
+  /** Stop between entries once this time (epoch ms) has passed, after at least one entry: the rest is another walk's. */
+  deadline?: number;
 }
 
 type StoredEntry = ChainEntry & { key?: string };
@@ -50,9 +53,14 @@ export async function verifyTrnChain(trn: string, opts: VerifyOptions = {}): Pro
   let prevHash = opts.after?.hash ?? GENESIS_HASH;
   let expectedSeq = (opts.after?.seq ?? 0) + 1;
   let count = 0;
+  let unfinished = false;
   const cursor = EvidenceChainEntry.find({ trn, seq: { $gte: expectedSeq } }, { _id: 0, key: 0 }).sort({ seq: 1 }).lean<StoredEntry[]>().cursor({ batchSize: 500 });
   try {
     for await (const e of cursor as AsyncIterable<StoredEntry>) {
+      if (opts.deadline !== undefined && count > 0 && Date.now() >= opts.deadline) {
+        unfinished = true;
+        break;
+      }
       const broken = (reason: string): ChainBreak => ({ trn, ok: false, seq: e.seq, kind: e.kind, invoiceId: e.invoiceId, number: e.number, reason, entries: count });
       if (e.seq !== expectedSeq) return { ...broken(`entry ${expectedSeq} is missing (the next stored entry is ${e.seq})`), seq: expectedSeq };
       if (e.prevHash !== prevHash) return broken(`broken link: prevHash ${e.prevHash} is not the hash of entry ${e.seq - 1} (${prevHash})`);
@@ -68,7 +76,7 @@ export async function verifyTrnChain(trn: string, opts: VerifyOptions = {}): Pro
     await cursor.close().catch(() => undefined);
   }
   const headSeq = expectedSeq - 1;
-  return { trn, ok: true, entries: count, head: headSeq > 0 ? { seq: headSeq, hash: prevHash } : null };
+  return { trn, ok: true, entries: count, head: headSeq > 0 ? { seq: headSeq, hash: prevHash } : null, ...(unfinished && { unfinished: true as const }) };
 }
 
 /** What does not match between an entry and the store, or null. */

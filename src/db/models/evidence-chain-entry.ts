@@ -30,13 +30,19 @@ evidenceChainEntrySchema.index({ invoiceId: 1 });
 export type EvidenceChainEntryDoc = InferSchemaType<typeof evidenceChainEntrySchema>;
 export const EvidenceChainEntry = model('EvidenceChainEntry', evidenceChainEntrySchema, 'evidence_chain');
 
-/** When each TRN's chain was last verified by the maintenance schedule (its verified head), so it re-checks only new links between full passes. */
+/**
+ * The maintenance schedule's check of each TRN's chain (src/records/scheduled-verify.ts): its verified head, so it
+ * re-checks only new links between full passes; when the last full pass started; and a full pass still in progress
+ * (where it stopped: a pass over a long chain takes several runs). Written by updates only; the head is absent
+ * until the TRN's first full pass ends.
+ */
 const evidenceChainCheckSchema = new Schema(
   {
     _id: { type: String, required: true }, // trn
-    seq: { type: Number, required: true },
-    hash: { type: String, required: true },
-    fullAt: { type: Date, required: true },
+    seq: { type: Number },
+    hash: { type: String },
+    fullAt: { type: Date },
+    pass: { type: new Schema({ seq: Number, hash: String, startedAt: Date }, { _id: false }), default: undefined },
   },
   { versionKey: false },
 );
