@@ -5,7 +5,7 @@ import { withTemporalFailures } from './failures';
 import { advanceInvoiceStatus, aspSteps, beginInvoiceRun, prepareInvoiceDocument, reserveDeliveryCredit, validateInvoiceDocument, type PipelineDeps } from './invoice-pipeline';
 import { observed } from './observability';
 import { purgeExpired, verifyEvidenceChainsStep } from './purge-activities';
-import { recordWebhookAttempt, sendWebhookAttempt, startStatusWebhook } from './webhook-activities';
+import { attemptWebhookDelivery, recordWebhookAttempt, startStatusWebhook } from './webhook-activities';
 
 export type ActivityDeps = PipelineDeps;
 
@@ -18,7 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     reserveDeliveryCredit,
     ...aspSteps(deps),
     startStatusWebhook,
-    sendWebhookAttempt,
+    attemptWebhookDelivery,
     recordWebhookAttempt,
     purgeExpired,
     verifyEvidenceChainsStep,

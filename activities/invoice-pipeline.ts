@@ -13,6 +13,7 @@ import { verdictOfEvidence } from '../src/provider/asp-verdicts';
 import { spendForDelivery } from '../src/services/credits';
 import { advanceInvoiceStatus as writeStatus, moveInvoiceStatus, statusChangeError, tryMove, tryMoveThrough, type StatusChange, type StatusChangeResult } from '../src/services/invoice-status-writer';
 import type { AspVerdict } from '../src/temporal/contract';
+import { announceFromStep, type Announcement } from './webhook-activities';
 
 // The steps of invoiceWorkflow that touch the world. Each is safe to retry: it re-reads the persisted status and
 // does nothing when its transition already happened, so a Temporal retry after a lost reply never repeats a step.
@@ -154,7 +155,37 @@ export async function reserveDeliveryCredit({ invoiceId }: { invoiceId: string }
   return { ok: (await spendForDelivery({ invoiceId })) !== 'no_credit' };
 }
 
-export type DeliveryResult = { delivered: true; submissionId: string } | { delivered: false; reason: string };
+/** The hand-over's outcome; `webhook`: the delivered event's delivery, null when there is no one to tell. */
+export type DeliveryResult = { delivered: true; submissionId: string; webhook: Announced } | { delivered: false; reason: string };
+
+type Announced = { deliveryId: string; workflowId: string } | null;
+
+/**
+ * A verdict step's answer: pending, rejected (the workflow rejects the invoice), or acknowledged and written
+ * (`settled`: where the invoice is after the step's write; `webhook`: the Tenant API's status update).
+ */
+export type SettledVerdict =
+  | { submissionId: string; status: 'pending' }
+  | (AspVerdict & { status: 'rejected' })
+  | (AspVerdict & { status: 'acknowledged'; settled: StatusChangeResult; webhook: Announced });
+
+/**
+ * What a verdict step writes when the verdict is acknowledged: the transition, from the status and run the
+ * workflow expects, and on the Tenant API its announcement (SPEC 6.2; partners' events stop at delivered).
+ */
+export interface Settle {
+  expected: { status: InvoiceStatus; run: number };
+  announce?: Announcement;
+}
+
+/** The acknowledged transition of a verdict step, with the verdict's ackRef in the same update, and its announcement. */
+async function settle(invoiceId: string, verdict: AspVerdict, how: Settle): Promise<SettledVerdict> {
+  if (verdict.status === 'rejected') return { ...verdict, status: 'rejected' };
+  const settled = await advanceInvoiceStatus({ invoiceId, to: 'acknowledged', reason: null, expected: how.expected, ackRef: verdict.ackRef ?? null });
+  const announce = settled.status === 'acknowledged' ? how.announce : undefined;
+  const webhook = announce ? await announceFromStep({ invoiceId, status: 'acknowledged', reason: null, ...announce }) : null;
+  return { ...verdict, status: 'acknowledged', settled, webhook };
+}
 
 /** einvoice_asp_calls_total's outcome for a call that threw. */
 function aspErrorOutcome(err: unknown): string {
@@ -188,11 +219,15 @@ export function aspSteps(deps: PipelineDeps) {
   const noSandbox = unavailableAsp('no sandbox ASP is configured for this worker (PROVIDER_SANDBOX_URL)');
   const aspOf = (mode: string): AspClient => (mode === 'sandbox' ? (deps.asp.sandbox ?? noSandbox) : deps.asp[mode === 'live' ? 'live' : 'test']);
   return {
-    /** validated (or blocked_no_credit after a top-up) -> delivered: hands the document to the ASP. */
-    async deliverInvoice({ invoiceId }: { invoiceId: string }): Promise<DeliveryResult> {
+    /**
+     * validated (or blocked_no_credit after a top-up) -> delivered: hands the document to the ASP, and announces
+     * delivered (`announce`, chosen by the workflow) in the same step.
+     */
+    async deliverInvoice({ invoiceId, announce }: { invoiceId: string; announce?: Announcement }): Promise<DeliveryResult> {
+      const announced = async (submissionId: string): Promise<DeliveryResult> => ({ delivered: true, submissionId, webhook: announce ? await announceFromStep({ invoiceId, status: 'delivered', reason: null, ...announce }) : null });
       const inv = await Invoice.findById(invoiceId, { status: 1, mode: 1, run: 1, body: 1, aspSubmissionId: 1, documentUuid: 1, sellerTrn: 1, number: 1 }).lean();
       if (!inv) throw notFound(invoiceId);
-      if (inv.status === 'delivered' && inv.aspSubmissionId) return { delivered: true, submissionId: inv.aspSubmissionId };
+      if (inv.status === 'delivered' && inv.aspSubmissionId) return announced(inv.aspSubmissionId); // a repeated step
       // The invoice names the document its transform stored: this process may still hold it.
       const rendered = recallRendered(invoiceId, inv.documentUuid);
       const doc = rendered !== null ? { xml: rendered, documentUuid: inv.documentUuid! } : await InvoiceDocument.findById(invoiceId, { xml: 1, documentUuid: 1 }).lean();
@@ -209,18 +244,18 @@ export function aspSteps(deps: PipelineDeps) {
       logger.info({ mode: inv.mode, run, submissionId: handOver.submissionId }, 'handed to the ASP');
       await moveInvoiceStatus(invoiceId, { status: inv.status as InvoiceStatus, run: inv.run }, 'delivered', null, { aspSubmissionId: handOver.submissionId });
       forgetRendered(invoiceId, inv.documentUuid);
-      return { delivered: true, submissionId: handOver.submissionId };
+      return announced(handOver.submissionId);
     },
 
-    /** The timer fallback: asks the ASP about a hand-over whose acknowledgement signal has not arrived. */
-    async pollAspVerdict({ invoiceId, submissionId }: { invoiceId: string; submissionId: string }): Promise<AspVerdict | { submissionId: string; status: 'pending' }> {
+    /** The timer fallback: asks the ASP about a hand-over whose acknowledgement signal has not arrived (and settles it). */
+    async pollAspVerdict({ invoiceId, submissionId, settle: how }: { invoiceId: string; submissionId: string; settle: Settle }): Promise<SettledVerdict> {
       const inv = await Invoice.findById(invoiceId, { mode: 1, body: 1 }).lean();
       if (!inv) throw notFound(invoiceId);
       const polled = await aspCall(inv.mode, 'poll', () => aspOf(inv.mode).poll({ invoiceId, submissionId, body: inv.body }), (p) => p.status);
       const { answer, ...verdict } = polled;
       logger.info({ mode: inv.mode, submissionId, verdict: verdict.status, reason: 'reason' in verdict ? verdict.reason : undefined }, `ASP poll: ${verdict.status}`);
       if (answer) await recordAnswer(answer, 'poll');
-      return verdict;
+      return verdict.status === 'pending' ? verdict : settle(invoiceId, verdict, how);
     },
 
     /**
@@ -228,9 +263,10 @@ export function aspSteps(deps: PipelineDeps) {
      * verdict is the hand-over's evidence (written by the callback route, a poll, or the simulated ASP before it
      * signals); where that is silent, the ASP is asked (a poll, recorded as evidence too). The answer is the
      * evidence's verdict, never the signal's payload; pending when nothing supports the signal, which is then
-     * recorded on the evidence as refused and logged, and changes nothing.
+     * recorded on the evidence as refused and logged, and changes nothing. An acknowledged verdict is settled in
+     * the same step (`settle`).
      */
-    async confirmAspVerdict({ invoiceId, claimed, run: runOfWorkflow, mode: modeOfWorkflow }: { invoiceId: string; claimed: AspVerdict; run?: number; mode?: string }): Promise<AspVerdict | { submissionId: string; status: 'pending' }> {
+    async confirmAspVerdict({ invoiceId, claimed, run: runOfWorkflow, mode: modeOfWorkflow, settle: how }: { invoiceId: string; claimed: AspVerdict; run?: number; mode?: string; settle: Settle }): Promise<SettledVerdict> {
       // The workflow names its run and mode (it handed this run over): the invoice is read only when they are not
       // given or the ASP must be asked (its body). (A handed-over invoice cannot be deleted.)
       const read = async (): Promise<{ run: number; mode: string; body: unknown }> => {
@@ -254,7 +290,7 @@ export function aspSteps(deps: PipelineDeps) {
         if (answer) await recordAnswer(answer, 'poll');
         verdict = asked;
       }
-      if (verdict.status === claimed.status) return verdict;
+      if (verdict.status !== 'pending' && verdict.status === claimed.status) return settle(invoiceId, verdict, how);
       const why = !ours
         ? `no hand-over ${claimed.submissionId} of this invoice's run ${run} in the evidence`
         : verdict.status === 'pending'
@@ -262,7 +298,8 @@ export function aspSteps(deps: PipelineDeps) {
           : `the ASP reported ${verdict.status}, not ${claimed.status}`;
       logger.warn({ mode: inv.mode, run, claimed: claimSummary(claimed), why }, 'ASP verdict signal refused: the evidence does not support it');
       if (record) await recordRefusedSignal(invoiceId, run, record.refusedSignals?.length ?? 0, { claimed: claimSummary(claimed), why });
-      return verdict; // pending: the workflow keeps waiting; a verdict of its own: the evidence's, acted on
+      // pending: the workflow keeps waiting; a verdict of its own: the evidence's, acted on
+      return verdict.status === 'pending' ? verdict : settle(invoiceId, verdict, how);
     },
   };
 }

@@ -6,6 +6,8 @@ import { tenantStatusUpdateBody, type TenantEventStatus } from '../src/webhooks/
 import { signatureHeaders } from '../src/webhooks/sign';
 import { postWebhook } from '../src/webhooks/send';
 import { config } from '../src/config';
+import { ServiceError } from '../src/domain/errors';
+import { recentMap } from '../src/domain/recent-map';
 import { addLogContext, logger } from '../src/logger';
 import { webhookAttempts } from '../src/metrics';
 
@@ -39,16 +41,63 @@ export async function startStatusWebhook(input: StatusWebhookInput): Promise<{ d
   }
 }
 
+/** What a pipeline step needs to announce the status it has just written: the delivery's id and party, from the workflow. */
+export type Announcement = Omit<StatusWebhookInput, 'invoiceId' | 'status' | 'reason'>;
+
+/**
+ * startStatusWebhook made by the step that wrote the status (one local activity where there were two). A refusal
+ * (the invoice deleted meanwhile) is logged and never fails the step: the invoice's outcome matters more, and a
+ * partner can always replay. Anything else (the store or Temporal unreachable) fails the step, whose retry repeats
+ * nothing: the row and the delivery workflow are keyed by the deliveryId the workflow chose.
+ */
+export async function announceFromStep(input: StatusWebhookInput): Promise<{ deliveryId: string; workflowId: string } | null> {
+  try {
+    return await startStatusWebhook(input);
+  } catch (err) {
+    if (!(err instanceof ServiceError) || err.retryable) throw err;
+    logger.warn({ reason: err.message, event: input.status }, 'webhook not created');
+    return null;
+  }
+}
+
 export type WebhookAttemptResult =
-  | ({ kind: 'sent' } & Omit<AttemptOutcome, 'attempt' | 'nextDelayMs'>)
+  /** The attempt was sent (or could not be) and recorded: the row's status after it. */
+  | { kind: 'recorded'; ok: boolean; rowStatus: string }
   /** The attempt was already recorded or the row is terminal/gone: nothing was sent. */
   | { kind: 'skipped'; rowStatus: string | null };
+
+/**
+ * Outcomes sent but not yet recorded, by delivery and attempt: a retry of the step (local activities retry in the
+ * worker that ran them) records the outcome it already has instead of sending the webhook again.
+ */
+const sentNotRecorded = recentMap<string, AttemptOutcome>(1_000);
+
+/**
+ * One attempt of a delivery, sent and recorded in one step: the signed POST, then the attempt and the row's next
+ * state (`retryDelayMs`: the wait before the next attempt should this one fail, null when none is left).
+ */
+export async function attemptWebhookDelivery(input: { deliveryId: string; attempt: number; retryDelayMs: number | null }): Promise<WebhookAttemptResult> {
+  const key = `${input.deliveryId}/${input.attempt}`;
+  let outcome = sentNotRecorded.get(key);
+  if (!outcome) {
+    const sent = await sendAttempt(input);
+    if (sent.kind === 'skipped') return sent;
+    const { kind: _kind, ...result } = sent;
+    outcome = { ...result, attempt: input.attempt, nextDelayMs: result.ok ? null : input.retryDelayMs };
+    sentNotRecorded.set(key, outcome);
+  }
+  const rowStatus = await recordAttempt(input.deliveryId, outcome);
+  sentNotRecorded.delete(key);
+  return { kind: 'recorded', ok: outcome.ok, rowStatus };
+}
+
+type SendResult = ({ kind: 'sent' } & Omit<AttemptOutcome, 'attempt' | 'nextDelayMs'>) | { kind: 'skipped'; rowStatus: string | null };
 
 /**
  * One signed POST. The payload timestamp and the signature's t are this send's own time, so a retry hours
  * later is still inside the receiver's 300 s window. Receiver failures are returned, not thrown.
  */
-export async function sendWebhookAttempt(input: { deliveryId: string; attempt: number }): Promise<WebhookAttemptResult> {
+async function sendAttempt(input: { deliveryId: string; attempt: number }): Promise<SendResult> {
   const target = await beginAttempt(input.deliveryId, input.attempt);
   if (!target) {
     const row = await WebhookDelivery.findById(input.deliveryId, { status: 1 }).lean();
@@ -82,7 +131,8 @@ export async function sendWebhookAttempt(input: { deliveryId: string; attempt: n
 
 /**
  * Persists one attempt and the next state; returns the row's status (repeating it is a no-op). A row removed
- * meanwhile (its start was reported failed) is the final delivery_not_found: retrying cannot help.
+ * meanwhile (its start was reported failed) is the final delivery_not_found: retrying cannot help. The workflow
+ * calls it only for an attempt whose step failed for good (internal trouble): a failed attempt, so the schedule goes on.
  */
 export function recordWebhookAttempt(input: { deliveryId: string; outcome: AttemptOutcome }): Promise<string> {
   return recordAttempt(input.deliveryId, input.outcome);

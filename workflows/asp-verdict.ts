@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { AspVerdict } from '../src/temporal/contract';
+import type { Settle, SettledVerdict } from '../activities/invoice-pipeline';
+import { newDelivery } from './announce-status';
 import { explain, waitAtMost, waitFor, type InvoiceRun } from './invoice-run';
 import { beginInvoiceRun, confirmAspVerdict, pollAspVerdict } from './pipeline-activities';
 
@@ -18,11 +19,14 @@ export function aspPollDelayMs(base: number, poll: number): number {
   return Math.min(4 * base * 2 ** (poll - 8), MAX_ACK_POLL_MS);
 }
 
+type Verdict = Exclude<SettledVerdict, { status: 'pending' }>;
+
 /**
  * The ASP's verdict: a signal the evidence confirms, or after the fallback timer (and on an ops `retry` nudge) its
- * answer to a poll. A signal the evidence does not support changes nothing: the wait goes on to the same poll.
+ * answer to a poll. A signal the evidence does not support changes nothing: the wait goes on to the same poll. The
+ * step that finds the verdict acknowledged also writes it (and announces it on the Tenant API).
  */
-export async function awaitVerdict(r: InvoiceRun): Promise<AspVerdict> {
+export async function awaitVerdict(r: InvoiceRun): Promise<Verdict> {
   const { invoiceId } = r;
   // (a run that found its invoice already delivered learns the hand-over's id here)
   const submissionId = r.submissionId ?? (await beginInvoiceRun({ invoiceId })).aspSubmissionId;
@@ -40,19 +44,25 @@ export async function awaitVerdict(r: InvoiceRun): Promise<AspVerdict> {
     // Each signal is checked against the evidence (or the ASP); a refused one leaves the rest of this wait to run.
     for (let claimed = r.verdicts.get(submissionId); claimed; claimed = r.verdicts.get(submissionId)) {
       r.verdicts.delete(submissionId);
-      const confirmed = await confirmAspVerdict({ invoiceId, claimed, run: r.run, mode: r.input.mode });
+      const confirmed = await confirmAspVerdict({ invoiceId, claimed, run: r.run, mode: r.input.mode, settle: settleOf(r) });
       if (confirmed.status !== 'pending') return settled(r, confirmed);
       const left = pollAt - Date.now();
       if (left > 0 && !r.retryRequested) await waitFor(r, decided, left);
     }
     r.retryRequested = false;
-    const polled = await pollAspVerdict({ invoiceId, submissionId });
+    const polled = await pollAspVerdict({ invoiceId, submissionId, settle: settleOf(r) });
     if (polled.status !== 'pending') return settled(r, polled);
     waitMs = aspPollDelayMs(r.input.ackFallbackMs, poll);
   }
 }
 
-function settled(r: InvoiceRun, verdict: AspVerdict): AspVerdict {
+/** How a step settles an acknowledged verdict: from the status and run this run knows, announced on the Tenant API. */
+function settleOf(r: InvoiceRun): Settle {
+  const expected = { status: r.current === 'unknown' ? 'delivered' : r.current, run: r.run };
+  return r.surface === 'tenant' ? { expected, announce: newDelivery() } : { expected };
+}
+
+function settled(r: InvoiceRun, verdict: Verdict): Verdict {
   r.waitingAsp = null;
   return verdict;
 }

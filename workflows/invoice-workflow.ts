@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, log, makeContinueAsNewFunc, uuid4, workflowInfo } from '@temporalio/workflow';
 import { InvoiceStatusKey, type InvoiceWorkflowInput, type InvoiceWorkflowResult } from '../src/temporal/contract';
-import { announceStatus } from './announce-status';
+import { announceStatus, newDelivery } from './announce-status';
 import { awaitVerdict } from './asp-verdict';
 import { applicationFailure, INVOICE_GONE } from './failures';
 import { advance, announceReserved, deleted, listen, newRun, publish, reject, show, waitFor, type InvoiceRun } from './invoice-run';
@@ -109,7 +109,7 @@ async function validate(r: InvoiceRun): Promise<void> {
   }
 }
 
-/** validated, or blocked_no_credit after a top-up: charge the credit (live only), hand over, announce delivered. */
+/** validated, or blocked_no_credit after a top-up: charge the credit (live only), hand over and announce delivered (one step). */
 async function creditThenDeliver(r: InvoiceRun): Promise<void> {
   const charged = r.input.mode === 'live' ? await reserveDeliveryCredit({ invoiceId: r.invoiceId }) : { ok: true };
   if (!charged.ok) {
@@ -118,7 +118,7 @@ async function creditThenDeliver(r: InvoiceRun): Promise<void> {
   }
   let result: Awaited<ReturnType<typeof deliverInvoice>>;
   try {
-    result = await deliverInvoice({ invoiceId: r.invoiceId });
+    result = await deliverInvoice({ invoiceId: r.invoiceId, announce: newDelivery() });
   } catch (err) {
     // Refused for good (non-retryable) or still failing after a day of retries: the partner may retry.
     if (!(err instanceof ActivityFailure || err instanceof ApplicationFailure) || applicationFailure(err, INVOICE_GONE)) throw err;
@@ -127,18 +127,21 @@ async function creditThenDeliver(r: InvoiceRun): Promise<void> {
   if (!result.delivered) return reject(r, result.reason);
   r.submissionId = result.submissionId;
   show(r, 'delivered');
-  await announceStatus({ invoiceId: r.invoiceId, status: 'delivered', reason: null });
 }
 
-/** delivered -> acknowledged (the run ends) or rejected by the authority (null: the run goes on). */
+/**
+ * delivered -> acknowledged (the run ends) or rejected by the authority (null: the run goes on). The step that
+ * confirms an acknowledged verdict writes it, with its ackRef, and on the Tenant API announces it (SPEC 6.2; on the
+ * Partner API acknowledged collapses into delivered, no second webhook).
+ */
 async function settleWithAsp(r: InvoiceRun): Promise<InvoiceWorkflowResult | null> {
   const verdict = await awaitVerdict(r);
   if (verdict.status === 'rejected') {
     await reject(r, verdict.reason ?? 'rejected by the authority');
     return null;
   }
-  await advance(r, 'acknowledged', null, verdict.ackRef); // Partner API: acknowledged collapses into delivered, no second webhook
-  if (r.surface === 'tenant') await announceStatus({ invoiceId: r.invoiceId, status: 'acknowledged', reason: null }); // SPEC 6.2
+  r.why = null;
+  show(r, verdict.settled.status);
   publish(r);
   return 'acknowledged';
 }

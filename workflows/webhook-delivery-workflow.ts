@@ -8,17 +8,18 @@ import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../src/tempora
 // record take milliseconds (the HTTP timeout is 10 s), and as regular activities each cost a schedule/start/complete
 // round trip and a workflow task through the Temporal server.
 
-// Recording an attempt: keep trying through a MongoDB outage rather than leave a row half-done.
+// One attempt, sent and recorded in one step. The HTTP attempt returns receiver failures as results; these retries
+// are for the step's own trouble (worker lost, a database blip before or after sending: an outcome already sent is
+// recorded, not sent again, by the worker that sent it).
+const { attemptWebhookDelivery } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds', // 10 s HTTP timeout + DNS + database reads and the record
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 8 },
+});
+
+// Recording an attempt whose step failed for good: keep trying through a MongoDB outage rather than leave a row half-done.
 const { recordWebhookAttempt } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
-
-// The HTTP attempt returns receiver failures as results; these retries are only for crashes of the activity
-// itself (worker lost, database blip before sending), so a few quick ones suffice.
-const { sendWebhookAttempt } = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds', // 10 s HTTP timeout + DNS + database reads
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
 });
 
 /**
@@ -29,26 +30,25 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   const { deliveryId } = input;
   const retryScheduleMs = input.retryScheduleMs ?? []; // a hand-started run without a schedule sends once
   for (let attempt = 1; ; attempt++) {
-    const sent = await attemptSafely(deliveryId, attempt);
-    if (sent.kind === 'skipped') return { deliveryId, status: sent.rowStatus ?? 'missing', attempts: attempt - 1 };
-    const nextDelayMs = sent.ok ? null : (retryScheduleMs[attempt - 1] ?? null);
-    const { kind: _kind, ...result } = sent;
-    const status = await recordWebhookAttempt({ deliveryId, outcome: { ...result, attempt, nextDelayMs } });
-    if (status === 'delivered' || status === 'exhausted' || nextDelayMs === null) return { deliveryId, status, attempts: attempt };
-    await sleep(nextDelayMs);
+    const retryDelayMs = retryScheduleMs[attempt - 1] ?? null;
+    const done = await attemptSafely(deliveryId, attempt, retryDelayMs);
+    if (done.kind === 'skipped') return { deliveryId, status: done.rowStatus ?? 'missing', attempts: attempt - 1 };
+    if (done.rowStatus !== 'failed' || retryDelayMs === null) return { deliveryId, status: done.rowStatus, attempts: attempt };
+    await sleep(retryDelayMs);
   }
 }
 
 /**
- * The send activity only fails after its own retries for internal trouble (database unreachable, worker lost
+ * The attempt's step only fails after its own retries for internal trouble (database unreachable, worker lost
  * repeatedly). That still counts as a failed attempt, recorded, so the schedule goes on and the row never hangs.
  */
-async function attemptSafely(deliveryId: string, attempt: number): ReturnType<typeof sendWebhookAttempt> {
+async function attemptSafely(deliveryId: string, attempt: number, retryDelayMs: number | null): ReturnType<typeof attemptWebhookDelivery> {
   try {
-    return await sendWebhookAttempt({ deliveryId, attempt });
+    return await attemptWebhookDelivery({ deliveryId, attempt, retryDelayMs });
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;
-    const cause = err.cause?.message ?? err.message;
-    return { kind: 'sent', ok: false, status: null, error: `not sent: internal error (${cause})`, sentAt: Date.now(), durationMs: 0 };
+    const error = `not sent: internal error (${err.cause?.message ?? err.message})`;
+    const outcome = { ok: false, status: null, error, sentAt: Date.now(), durationMs: 0, attempt, nextDelayMs: retryDelayMs };
+    return { kind: 'recorded', ok: false, rowStatus: await recordWebhookAttempt({ deliveryId, outcome }) };
   }
 }

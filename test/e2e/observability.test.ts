@@ -108,7 +108,7 @@ describe('observability: ids on every log line of one invoice, business metrics 
     expect(steps.map((l) => l.from)).to.deep.equal(['queued', 'transformed', 'validated', 'delivered']);
     expect(lines.find((l) => l.msg === 'handed to the ASP')).to.include({ mode: 'test', workflowId: `invoice-${invoiceId}`, activity: 'deliverInvoice' });
     const webhook = lines.find((l) => l.msg === 'webhook attempt delivered');
-    expect(webhook).to.include({ outcome: 'delivered', httpStatus: 200, attempt: 1, activity: 'sendWebhookAttempt' });
+    expect(webhook).to.include({ outcome: 'delivered', httpStatus: 200, attempt: 1, activity: 'attemptWebhookDelivery' });
     expect(webhook!.workflowId).to.match(/^webhook-/);
   });
 
@@ -162,7 +162,7 @@ describe('observability: ids on every log line of one invoice, business metrics 
     ]) {
       expect(text).to.match(new RegExp(`^einvoice_invoice_status_transitions_total\\{from="${from}",to="${to}"\\} [1-9]`, 'm'));
     }
-    for (const activity of ['prepareInvoiceDocument', 'deliverInvoice', 'advanceInvoiceStatus', 'sendWebhookAttempt']) {
+    for (const activity of ['prepareInvoiceDocument', 'deliverInvoice', 'confirmAspVerdict', 'attemptWebhookDelivery']) {
       expect(text).to.match(new RegExp(`^einvoice_activity_duration_seconds_count\\{activity="${activity}",result="ok"\\} [1-9]`, 'm'));
     }
     expect(text).to.match(/^http_requests_total\{method="POST",route="\/v1\/partner\/invoices",status="201"\} [1-9]/m);

@@ -220,10 +220,10 @@ describe('invoiceWorkflow (real Temporal, real MongoDB)', function () {
     const handle = client.workflow.getHandle(invoiceWorkflowId(body.invoiceId));
     expect(await handle.result()).to.equal('acknowledged');
     const history = await handle.fetchHistory();
-    // transform and validate are one step (prepareInvoiceDocument); the delivered event's row is asked for (this
-    // partner has no URL: none); the stored history still has both transitions. The ASP's signal is confirmed
-    // against the evidence before it moves the invoice (confirmAspVerdict).
-    expect(stepNames(history)).to.deep.equal(['prepareInvoiceDocument', 'deliverInvoice', 'startStatusWebhook', 'confirmAspVerdict', 'advanceInvoiceStatus']);
+    // transform and validate are one step (prepareInvoiceDocument); the hand-over asks for the delivered event's row
+    // in the same step (this partner has no URL: none); the stored history still has both transitions. The ASP's
+    // signal is confirmed against the evidence, and the invoice moved, by one step (confirmAspVerdict).
+    expect(stepNames(history)).to.deep.equal(['prepareInvoiceDocument', 'deliverInvoice', 'confirmAspVerdict']);
     const stored = (await getInvoice(p, body.invoiceId)).body.history.map((h: { status: string }) => h.status);
     expect(stored).to.deep.equal(['queued', 'transformed', 'validated', 'delivered', 'acknowledged']);
     const events = history.events ?? [];
@@ -232,6 +232,6 @@ describe('invoiceWorkflow (real Temporal, real MongoDB)', function () {
     // InvoiceStatus is written when the run ends (acknowledged); delivered only when the verdict is 5 s late
     const statusWrites = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.InvoiceStatus);
     expect(statusWrites).to.have.length(1);
-    expect(events.length).to.be.below(19); // one marker per step, one search attribute write, the verdict's signal and timer
+    expect(events.length).to.be.below(17); // one marker per step, one search attribute write, the verdict's signal and timer
   });
 });
