@@ -224,9 +224,10 @@ export function aspSteps(deps: PipelineDeps) {
      * delivered (`announce`, chosen by the workflow) in the same step.
      */
     async deliverInvoice({ invoiceId, announce }: { invoiceId: string; announce?: Announcement }): Promise<DeliveryResult> {
-      const announced = async (submissionId: string): Promise<DeliveryResult> => ({ delivered: true, submissionId, webhook: announce ? await announceFromStep({ invoiceId, status: 'delivered', reason: null, ...announce }) : null });
-      const inv = await Invoice.findById(invoiceId, { status: 1, mode: 1, run: 1, body: 1, aspSubmissionId: 1, documentUuid: 1, sellerTrn: 1, number: 1 }).lean();
+      const inv = await Invoice.findById(invoiceId, { status: 1, mode: 1, run: 1, body: 1, aspSubmissionId: 1, documentUuid: 1, sellerTrn: 1, number: 1, partnerId: 1, smeId: 1, tenantId: 1 }).lean();
       if (!inv) throw notFound(invoiceId);
+      // (the delivered event's row takes the invoice's owner and mode from this read)
+      const announced = async (submissionId: string): Promise<DeliveryResult> => ({ delivered: true, submissionId, webhook: announce ? await announceFromStep({ invoiceId, status: 'delivered', reason: null, ...announce }, inv) : null });
       if (inv.status === 'delivered' && inv.aspSubmissionId) return announced(inv.aspSubmissionId); // a repeated step
       // The invoice names the document its transform stored: this process may still hold it.
       const rendered = recallRendered(invoiceId, inv.documentUuid);

@@ -1,5 +1,5 @@
 import { WebhookDelivery } from '../src/db/models';
-import { beginAttempt, recordAttempt, isWebhookError, type AttemptOutcome } from '../src/webhooks/deliveries';
+import { beginAttempt, recordAttempt, isWebhookError, type AttemptOutcome, type KnownInvoice } from '../src/webhooks/deliveries';
 import { announceDelivery } from '../src/webhooks/start';
 import { statusChangedBody, stampOf, type EventStatus } from '../src/webhooks/event';
 import { tenantStatusUpdateBody, type TenantEventStatus } from '../src/webhooks/tenant-status-update';
@@ -31,9 +31,18 @@ export interface StatusWebhookInput {
  * the invoice's history leads to it), with the retry schedule from config. Null, doing nothing, when the partner
  * has no webhook URL (or the tenant no status URL): there is no one to tell.
  */
-export async function startStatusWebhook(input: StatusWebhookInput): Promise<{ deliveryId: string; workflowId: string } | null> {
+export function startStatusWebhook(input: StatusWebhookInput): Promise<{ deliveryId: string; workflowId: string } | null> {
+  return announce(input);
+}
+
+/** startStatusWebhook; `invoice`: the invoice as the calling step has just read it (the row's owner and mode). */
+async function announce(input: StatusWebhookInput, invoice?: KnownInvoice): Promise<{ deliveryId: string; workflowId: string } | null> {
+  const { deliveryId, invoiceId, status, reason, partnerId, tenantId } = input;
   try {
-    const started = await announceDelivery({ ...input, event: { status: input.status, reason: input.reason }, trigger: 'pipeline', retryScheduleMs: config().webhookRetryScheduleMs });
+    const started = await announceDelivery({
+      deliveryId, invoiceId, ...(partnerId && { partnerId }), ...(tenantId && { tenantId }), ...(invoice && { invoice }),
+      event: { status, reason }, trigger: 'pipeline', retryScheduleMs: config().webhookRetryScheduleMs,
+    });
     return { deliveryId: started.deliveryId, workflowId: started.workflowId };
   } catch (err) {
     if (isWebhookError(err) && err.code === 'webhook_url_not_configured') return null;
@@ -50,9 +59,9 @@ export type Announcement = Omit<StatusWebhookInput, 'invoiceId' | 'status' | 're
  * partner can always replay. Anything else (the store or Temporal unreachable) fails the step, whose retry repeats
  * nothing: the row and the delivery workflow are keyed by the deliveryId the workflow chose.
  */
-export async function announceFromStep(input: StatusWebhookInput): Promise<{ deliveryId: string; workflowId: string } | null> {
+export async function announceFromStep(input: StatusWebhookInput, invoice?: KnownInvoice): Promise<{ deliveryId: string; workflowId: string } | null> {
   try {
-    return await startStatusWebhook(input);
+    return await announce(input, invoice);
   } catch (err) {
     if (!(err instanceof ServiceError) || err.retryable) throw err;
     logger.warn({ reason: err.message, event: input.status }, 'webhook not created');

@@ -3,6 +3,7 @@ import { STATUS_CHANGED_EVENT, lastEventOf, type EventStatus } from './event';
 import { TENANT_STATUS_UPDATE_EVENT, type TenantEventStatus } from './tenant-status-update';
 import { signingSecrets } from '../credentials/rotation';
 import { ServiceError } from '../domain/errors';
+import { recentMap } from '../domain/recent-map';
 import { numberScope, ownerFields, storedOwnerOf, partyOf, type Owner, type OwnerRef, type Surface } from '../domain/owner';
 
 // Persistence of webhook delivery rows. Every write is a single-document conditional update (FerretDB has no
@@ -41,7 +42,12 @@ export interface NewDelivery {
   partnerId?: string;
   /** Likewise the invoice's tenant. */
   tenantId?: string;
+  /** The invoice as a pipeline step has just read it (its owner and mode): not read again. Only with `event`. */
+  invoice?: KnownInvoice;
 }
+
+/** What a delivery row takes from its invoice. */
+export type KnownInvoice = Pick<InvoiceDoc, '_id' | 'mode' | 'partnerId' | 'smeId' | 'tenantId'>;
 
 export interface CreatedDelivery {
   deliveryId: string;
@@ -58,14 +64,14 @@ export interface CreatedDelivery {
  * a webhookError when the invoice is unknown or not the owner's, has no event, or its partner has no URL.
  */
 export async function createDelivery(input: NewDelivery): Promise<CreatedDelivery> {
-  if (input.partnerId) await requireWebhookUrl(input.partnerId);
+  const partner = input.partnerId ? await requireWebhookUrl(input.partnerId) : null;
   if (input.tenantId) await requireStatusUrl(input.tenantId);
   // (not the bodies: invoices can be large, and only the owner and the event are needed here)
-  const invoice = await Invoice.findById(input.invoiceId, { body: 0, tenantInput: 0 }).lean<InvoiceDoc>();
-  if (!invoice || (input.owner && invoice.numberScope !== numberScope(input.owner))) {
+  const invoice = input.invoice && input.event ? input.invoice : await Invoice.findById(input.invoiceId, { body: 0, tenantInput: 0 }).lean<InvoiceDoc>();
+  if (!invoice || (input.owner && (!('numberScope' in invoice) || invoice.numberScope !== numberScope(input.owner)))) {
     throw webhookError('invoice_not_found', `no invoice ${input.invoiceId}`);
   }
-  const event = input.event ?? lastEventOf(invoice);
+  const event = input.event ?? lastEventOf(invoice as InvoiceDoc);
   if (!event) throw webhookError('no_event', `invoice ${input.invoiceId} has not reached delivered or rejected, so it has no event to send`);
   const owner = storedOwnerOf(invoice);
   const target = partyOf(owner);
@@ -99,6 +105,10 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
   let stored: Pick<WebhookDeliveryDoc, 'retryScheduleMs' | 'partnerId' | 'tenantId' | 'mode' | 'invoiceId' | 'eventStatus'> = row;
   try {
     await WebhookDelivery.create(row);
+    if (input.trigger === 'pipeline' && partner && target.kind === 'partner' && target.id === partner._id) {
+      const event = { mode: row.mode === 'live' ? ('live' as const) : ('test' as const), partnerId, invoiceId: row.invoiceId, eventStatus: row.eventStatus, eventReason: row.eventReason };
+      justCreated.set(row._id, { target: { ...event, ...partnerTarget(partner) }, at: Date.now() });
+    }
   } catch (err) {
     if ((err as { code?: number }).code !== 11000) throw err;
     // a repeated call: the row exists already, and what it says stands
@@ -135,6 +145,8 @@ export interface AttemptTarget {
  * URL and secret are read now, not at creation, so a partner who fixes their URL is served by the retries.
  */
 export async function beginAttempt(deliveryId: string, attempt: number): Promise<AttemptTarget | null> {
+  const created = attempt === 1 ? takeJustCreated(deliveryId) : null;
+  if (created) return created;
   const row = attempt === 1 ? await firstAttemptRow(deliveryId) : await WebhookDelivery.findOneAndUpdate(
     { _id: deliveryId, attempts: attempt - 1, status: { $in: ['pending', 'failed'] } },
     { $set: { status: 'pending' } },
@@ -152,6 +164,22 @@ export async function beginAttempt(deliveryId: string, attempt: number): Promise
   return { ...event, ...(await TARGET_OF[target.kind](target.id, row.invoiceId)) };
 }
 
+/**
+ * Rows this process has just created for a pipeline step, with their first attempt's target (the partner's URL and
+ * secrets as read for the row): the delivery workflow's first attempt usually runs in this process at once (its
+ * start is eager), and then reads neither the row nor the partner again. Each is taken once and only within
+ * JUST_CREATED_MS; any other attempt (another process, a retried step, a later one) reads the store.
+ */
+const justCreated = recentMap<string, { target: AttemptTarget; at: number }>(1_000);
+const JUST_CREATED_MS = 10_000;
+
+function takeJustCreated(deliveryId: string): AttemptTarget | null {
+  const created = justCreated.get(deliveryId);
+  if (!created) return null;
+  justCreated.delete(deliveryId);
+  return Date.now() - created.at < JUST_CREATED_MS ? created.target : null;
+}
+
 /** A row not yet attempted is pending already: read by _id, nothing to write (null once an attempt is recorded). */
 async function firstAttemptRow(deliveryId: string): Promise<WebhookDeliveryDoc | null> {
   const row = await WebhookDelivery.findById(deliveryId).lean<WebhookDeliveryDoc>();
@@ -163,10 +191,7 @@ const EVENT_OF: Record<Surface, string> = { partner: STATUS_CHANGED_EVENT, tenan
 
 /** Where a party receives its events, and the secrets that sign them, read at send time. */
 const TARGET_OF: Record<Surface, (id: string, invoiceId: string) => Promise<Pick<AttemptTarget, 'url' | 'secrets' | 'tenant'>>> = {
-  partner: async (partnerId) => {
-    const partner = await Partner.findById(partnerId).lean<PartnerDoc>();
-    return { url: partner?.webhookUrl ?? null, secrets: signingSecrets(partner?.webhookSecret ?? '', partner?.previousWebhookSecret, partner?.previousWebhookSecretValidUntil, new Date()) };
-  },
+  partner: async (partnerId) => partnerTarget(await Partner.findById(partnerId).lean<PartnerDoc>()),
   tenant: async (tenantId, invoiceId) => {
     const [tenant, invoice] = await Promise.all([
       Tenant.findById(tenantId, { statusUrl: 1, webhookSecret: 1, previousWebhookSecret: 1, previousWebhookSecretValidUntil: 1 }).lean<TenantDoc>(),
@@ -217,15 +242,21 @@ export function deliveriesOf(invoiceId: string): Promise<WebhookDeliveryDoc[]> {
   return WebhookDelivery.find({ invoiceId }).sort({ createdAt: -1, _id: -1 }).lean<WebhookDeliveryDoc[]>().exec();
 }
 
+function partnerTarget(partner: PartnerDoc | null): Pick<AttemptTarget, 'url' | 'secrets'> {
+  return { url: partner?.webhookUrl ?? null, secrets: signingSecrets(partner?.webhookSecret ?? '', partner?.previousWebhookSecret, partner?.previousWebhookSecretValidUntil, new Date()) };
+}
+
 /** The URL check of each party (webhook_url_not_configured when it has none). */
-const REQUIRE_URL: Record<Surface, (id: string) => Promise<void>> = { partner: (id) => requireWebhookUrl(id), tenant: (id) => requireStatusUrl(id) };
+const REQUIRE_URL: Record<Surface, (id: string) => Promise<unknown>> = { partner: (id) => requireWebhookUrl(id), tenant: (id) => requireStatusUrl(id) };
 
 async function requireStatusUrl(tenantId: string): Promise<void> {
   const tenant = await Tenant.findById(tenantId, { statusUrl: 1 }).lean<Pick<TenantDoc, 'statusUrl'>>();
   if (!tenant?.statusUrl) throw webhookError('webhook_url_not_configured', `tenant ${tenantId} has no status URL registered`);
 }
 
-async function requireWebhookUrl(partnerId: string): Promise<void> {
-  const partner = await Partner.findById(partnerId, { webhookUrl: 1 }).lean<Pick<PartnerDoc, 'webhookUrl'>>();
+/** (the whole partner: a pipeline's row keeps its URL and secrets for the first attempt) */
+async function requireWebhookUrl(partnerId: string): Promise<PartnerDoc> {
+  const partner = await Partner.findById(partnerId).lean<PartnerDoc>();
   if (!partner?.webhookUrl) throw webhookError('webhook_url_not_configured', `partner ${partnerId} has no webhook URL registered`);
+  return partner;
 }

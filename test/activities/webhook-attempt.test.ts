@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import mongoose from 'mongoose';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
@@ -52,5 +53,30 @@ describe('a webhook attempt, sent and recorded in one step (real MongoDB, a real
     // The next attempt of the same row is a new send (nothing left over from the first).
     expect(await attemptWebhookDelivery({ deliveryId, attempt: 2, retryDelayMs: null })).to.deep.equal({ kind: 'skipped', rowStatus: 'delivered' });
     expect(sends).to.equal(1);
+  });
+
+  it("a pipeline step's row: its first attempt here reads neither the row nor the partner again; any other attempt reads them", async () => {
+    const partner = await newPartner({ webhookUrl: url });
+    const invoiceId = await invoiceAt(partner, 'delivered');
+    const reads: string[] = [];
+    const count = (collection: string, method: string) => void (method.startsWith('find') && method !== 'findOneAndUpdate' && reads.push(collection));
+    const event = { status: 'delivered' as const, reason: null };
+    const pipeline = await createDelivery({ deliveryId: randomUUID(), invoiceId, event, trigger: 'pipeline', partnerId: partner.partnerId, retryScheduleMs: [] });
+    const replay = await createDelivery({ deliveryId: randomUUID(), invoiceId, trigger: 'replay', retryScheduleMs: [] });
+    mongoose.set('debug', count);
+    try {
+      expect(await attemptWebhookDelivery({ deliveryId: pipeline.deliveryId, attempt: 1, retryDelayMs: null })).to.deep.equal({ kind: 'recorded', ok: true, rowStatus: 'delivered' });
+      expect(reads, 'the pipeline row').to.deep.equal([]);
+      expect(await attemptWebhookDelivery({ deliveryId: replay.deliveryId, attempt: 1, retryDelayMs: null })).to.deep.equal({ kind: 'recorded', ok: true, rowStatus: 'delivered' });
+      expect(reads, 'the replay row').to.include.members(['webhook_deliveries', 'partners']);
+      reads.length = 0;
+      // taken once: the same attempt again reads the row, finds it recorded, and sends nothing
+      expect(await attemptWebhookDelivery({ deliveryId: pipeline.deliveryId, attempt: 1, retryDelayMs: null })).to.deep.equal({ kind: 'skipped', rowStatus: 'delivered' });
+      expect(reads).to.include('webhook_deliveries');
+    } finally {
+      mongoose.set('debug', false);
+    }
+    const row = (await WebhookDelivery.findById(pipeline.deliveryId).lean<WebhookDeliveryDoc>())!;
+    expect(row).to.include({ partnerId: partner.partnerId, smeId: partner.sme.smeId, mode: 'test', eventStatus: 'delivered', attempts: 1, status: 'delivered' });
   });
 });

@@ -11,6 +11,7 @@ import { invoiceWorkflowId, webhookWorkflowId } from '../../src/temporal/contrac
 import { replayStatusWebhook } from '../../src/webhooks/start';
 import { ensureWorker, stopWorker } from '../helpers/worker';
 import { newPartner } from '../helpers/partners';
+import { invoiceBody, postInvoice } from '../helpers/invoices';
 import { WebhookReceiver, invoiceAt, type ReceivedRequest } from '../helpers/webhook-receiver';
 import { withDevUrls } from '../helpers/dev-urls';
 
@@ -83,6 +84,21 @@ describe('webhook deliveries (real Temporal, real MongoDB, real HTTP receivers)'
     const deliveryEvents = (await client.workflow.getHandle(webhookWorkflowId(row._id)).fetchHistory()).events ?? [];
     expect(deliveryEvents.filter((e) => e.activityTaskScheduledEventAttributes)).to.have.length(0);
     expect(deliveryEvents.filter((e) => e.markerRecordedEventAttributes)).to.have.length(2); // one per attempt
+  });
+
+  it('the hand-over step announces delivered itself: its row names the invoice, its owner and mode, and one event is sent', async () => {
+    const hook = await receiver(() => 200);
+    const partner = await newPartner({ webhookUrl: hook.url });
+    const { body } = await postInvoice(partner, invoiceBody(partner));
+    const client = await temporalClient();
+    expect(await client.workflow.getHandle(invoiceWorkflowId(body.invoiceId)).result()).to.equal('acknowledged');
+    const rows = await WebhookDelivery.find({ invoiceId: body.invoiceId }).lean<WebhookDeliveryDoc[]>();
+    expect(rows).to.have.length(1); // acknowledged collapses into delivered on the Partner API
+    expect(rows[0]).to.include({ invoiceId: body.invoiceId, partnerId: partner.partnerId, smeId: partner.sme.smeId, tenantId: null, mode: 'test', eventStatus: 'delivered', trigger: 'pipeline' });
+    expect(await finished(rows[0]._id)).to.include({ status: 'delivered', attempts: 1 });
+    expect(hook.forDelivery(rows[0]._id)).to.have.length(1);
+    const event = expectAuthentic(hook.forDelivery(rows[0]._id)[0], partner.webhookSecret);
+    expect(event).to.include({ invoiceId: body.invoiceId, erpPartnerId: partner.partnerId, status: 'delivered' });
   });
 
   it("on the worker's own connection (as src/worker.ts wires it) a delivery starts eagerly; on the API's, through matching", async () => {
