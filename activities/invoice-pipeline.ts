@@ -224,7 +224,7 @@ export function aspSteps(deps: PipelineDeps) {
      * delivered (`announce`, chosen by the workflow) in the same step.
      */
     async deliverInvoice({ invoiceId, announce }: { invoiceId: string; announce?: Announcement }): Promise<DeliveryResult> {
-      const inv = await Invoice.findById(invoiceId, { status: 1, mode: 1, run: 1, body: 1, aspSubmissionId: 1, documentUuid: 1, sellerTrn: 1, number: 1, partnerId: 1, smeId: 1, tenantId: 1 }).lean();
+      const inv = await Invoice.findById(invoiceId, { status: 1, mode: 1, run: 1, body: 1, aspSubmissionId: 1, documentUuid: 1, sellerTrn: 1, number: 1, partnerId: 1, smeId: 1, tenantId: 1, numberScope: 1 }).lean();
       if (!inv) throw notFound(invoiceId);
       // (the delivered event's row takes the invoice's owner and mode from this read)
       const announced = async (submissionId: string): Promise<DeliveryResult> => ({ delivered: true, submissionId, webhook: announce ? await announceFromStep({ invoiceId, status: 'delivered', reason: null, ...announce }, inv) : null });

@@ -47,7 +47,7 @@ export interface NewDelivery {
 }
 
 /** What a delivery row takes from its invoice. */
-export type KnownInvoice = Pick<InvoiceDoc, '_id' | 'mode' | 'partnerId' | 'smeId' | 'tenantId'>;
+export type KnownInvoice = Pick<InvoiceDoc, '_id' | 'mode' | 'partnerId' | 'smeId' | 'tenantId' | 'numberScope'>;
 
 export interface CreatedDelivery {
   deliveryId: string;
@@ -68,10 +68,10 @@ export async function createDelivery(input: NewDelivery): Promise<CreatedDeliver
   if (input.tenantId) await requireStatusUrl(input.tenantId);
   // (not the bodies: invoices can be large, and only the owner and the event are needed here)
   const invoice = input.invoice && input.event ? input.invoice : await Invoice.findById(input.invoiceId, { body: 0, tenantInput: 0 }).lean<InvoiceDoc>();
-  if (!invoice || (input.owner && (!('numberScope' in invoice) || invoice.numberScope !== numberScope(input.owner)))) {
+  if (!invoice || (input.owner && invoice.numberScope !== numberScope(input.owner))) {
     throw webhookError('invoice_not_found', `no invoice ${input.invoiceId}`);
   }
-  const event = input.event ?? lastEventOf(invoice as InvoiceDoc);
+  const event = input.event ?? lastEventOf(invoice as InvoiceDoc); // (no event given: the invoice was read whole)
   if (!event) throw webhookError('no_event', `invoice ${input.invoiceId} has not reached delivered or rejected, so it has no event to send`);
   const owner = storedOwnerOf(invoice);
   const target = partyOf(owner);
